@@ -1,0 +1,19 @@
+/// \file
+/// Output files appear whole or not at all: each is written to a temporary file beside
+/// it and renamed into place, so an interrupted run never leaves half a file.
+#pragma once
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlgo {
+
+/// Creates the parent directories of \p Path, then writes \p Contents atomically.
+llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
+
+/// Same, with the contents produced by \p Write into a stream.
+llvm::Error writeFileAtomically(llvm::StringRef Path,
+                                std::function<llvm::Error(llvm::raw_ostream &)> Write);
+
+} // namespace mlgo
