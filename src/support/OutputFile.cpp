@@ -1,5 +1,6 @@
 /// \file
-/// Atomic output files on top of llvm::writeToOutput (temporary file + rename).
+/// Atomic output files: a uniquely named temporary beside the target, renamed into
+/// place only when everything was written.
 #include "OutputFile.h"
 #include "Error.h"
 
@@ -14,8 +15,25 @@ llvm::Error writeFileAtomically(llvm::StringRef Path,
   if (!Parent.empty())
     if (std::error_code EC = llvm::sys::fs::create_directories(Parent))
       return stageError("{}: cannot create directory: {}", Parent.str(), EC.message());
-  if (llvm::Error E = llvm::writeToOutput(Path, Write))
-    return stageError("{}: cannot write: {}", Path.str(), llvm::toString(std::move(E)));
+  auto Temp = llvm::sys::fs::TempFile::create(Path + ".tmp-%%%%%%%%");
+  if (!Temp)
+    return stageError("{}: cannot create: {}", Path.str(), llvm::toString(Temp.takeError()));
+  llvm::Error Written = llvm::Error::success();
+  {
+    llvm::raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
+    Written = Write(OS);
+    OS.flush();
+    if (!Written && OS.has_error())
+      Written = stageError("{}: cannot write: {}", Path.str(), OS.error().message());
+    OS.clear_error(); // reported above; keeps the stream from aborting
+  }
+  if (Written) {
+    llvm::consumeError(Temp->discard());
+    return Written;
+  }
+  if (llvm::Error E = Temp->keep(Path))
+    return stageError("{}: cannot rename into place: {}", Path.str(),
+                      llvm::toString(std::move(E)));
   return llvm::Error::success();
 }
 
