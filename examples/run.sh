@@ -13,4 +13,3 @@ binary=$("$top/examples/build-workload.sh" "$out/workload")
 
 echo "== extract its corpus"
 "$mlgo" extract-corpus "$out/workload/compile_commands.json" -o "$out/corpus"
-echo "corpus: $out/corpus ($(ls "$out/corpus" | grep -c '\.bc$') modules)"

@@ -12,6 +12,20 @@ static uint32_t hash4(const uint8_t *p) {
   return (v * 2654435761u) >> (32 - HASH_BITS);
 }
 
+/* Writes in[start, end) as literal runs of at most 255 bytes; returns the new size. */
+static size_t emit_literals(const uint8_t *in, size_t start, size_t end, uint8_t *out,
+                            size_t o) {
+  while (start < end) {
+    size_t run = end - start > 255 ? 255 : end - start;
+    out[o++] = 0;
+    out[o++] = (uint8_t)run;
+    memcpy(out + o, in + start, run);
+    o += run;
+    start += run;
+  }
+  return o;
+}
+
 /* Output: literal runs as (0, len, bytes...) and matches as (len, dist_lo, dist_hi). */
 static size_t compress(const uint8_t *in, size_t n, uint8_t *out) {
   int32_t head[1 << HASH_BITS];
@@ -37,14 +51,7 @@ static size_t compress(const uint8_t *in, size_t n, uint8_t *out) {
     prev[i] = head[h];
     head[h] = (int32_t)i;
     if (best_len >= MIN_MATCH) {
-      while (lit_start < i) {
-        size_t run = i - lit_start > 255 ? 255 : i - lit_start;
-        out[o++] = 0;
-        out[o++] = (uint8_t)run;
-        memcpy(out + o, in + lit_start, run);
-        o += run;
-        lit_start += run;
-      }
+      o = emit_literals(in, lit_start, i, out, o);
       out[o++] = (uint8_t)best_len;
       out[o++] = (uint8_t)(best_dist & 0xff);
       out[o++] = (uint8_t)(best_dist >> 8);
@@ -59,14 +66,7 @@ static size_t compress(const uint8_t *in, size_t n, uint8_t *out) {
       ++i;
     }
   }
-  while (lit_start < n) {
-    size_t run = n - lit_start > 255 ? 255 : n - lit_start;
-    out[o++] = 0;
-    out[o++] = (uint8_t)run;
-    memcpy(out + o, in + lit_start, run);
-    o += run;
-    lit_start += run;
-  }
+  o = emit_literals(in, lit_start, n, out, o);
   free(prev);
   return o;
 }

@@ -3,9 +3,8 @@
 #include "Commands.h"
 #include "ExitCode.h"
 #include "corpus/ExtractCorpus.h"
+#include "support/ShellWords.h"
 
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
 #include <fmt/format.h>
 #include <map>
@@ -20,14 +19,6 @@ struct ExtractCorpusFlags {
   std::string Filter;
   bool Json = false;
 };
-
-std::vector<std::string> tokenizeCommand(llvm::StringRef Text) {
-  llvm::BumpPtrAllocator Alloc;
-  llvm::StringSaver Saver(Alloc);
-  llvm::SmallVector<const char *, 64> Tokens;
-  llvm::cl::TokenizeGNUCommandLine(Text, Saver, Tokens);
-  return std::vector<std::string>(Tokens.begin(), Tokens.end());
-}
 
 void printSummary(const ExtractCorpusResult &R) {
   llvm::outs() << fmt::format(
@@ -45,7 +36,7 @@ void printSummary(const ExtractCorpusResult &R) {
 int run(ExtractCorpusFlags &F) {
   F.Opts.Kind = *parseInputKind(F.Kind);
   if (!F.Override.empty())
-    F.Opts.GlobalCommandOverride = tokenizeCommand(F.Override);
+    F.Opts.GlobalCommandOverride = splitShellWords(F.Override);
   if (!F.Filter.empty())
     F.Opts.CmdFilter = F.Filter;
   F.Opts.ShowProgress = !F.Json;

@@ -8,6 +8,7 @@
 #include "support/Error.h"
 #include "support/OutputFile.h"
 #include "support/Progress.h"
+#include "support/SafePath.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Parallel.h"
@@ -67,14 +68,6 @@ bool anyOptionMatches(llvm::ArrayRef<std::string> Args, const llvm::Regex &Filte
   return false;
 }
 
-std::string joinPath(llvm::StringRef Dir, llvm::StringRef Path) {
-  if (llvm::sys::path::is_absolute(Path))
-    return Path.str();
-  llvm::SmallString<256> Joined(Dir);
-  llvm::sys::path::append(Joined, Path);
-  return std::string(Joined);
-}
-
 llvm::Error extractThinLTOLocal(const ObjectInput &In, ModuleWriter &Writer,
                                 Outcome &Result) {
   std::string Index =
@@ -118,7 +111,7 @@ llvm::Error extractObject(const ObjectInput &In, const llvm::Regex *Filter,
   }
   std::optional<std::string> Index = thinLTOIndexOption(Args);
   if (Index) {
-    std::string IndexPath = joinPath(In.BaseDir, *Index);
+    std::string IndexPath = resolvePath(In.BaseDir, *Index);
     if (!llvm::sys::fs::exists(IndexPath))
       return inputError(In.Path, "its -fthinlto-index= file {} does not exist", IndexPath);
     if (llvm::Error E = Writer.copy(".thinlto.bc", IndexPath))

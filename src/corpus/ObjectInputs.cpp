@@ -5,13 +5,12 @@
 #include "support/Error.h"
 #include "support/Json.h"
 #include "support/SafePath.h"
+#include "support/ShellWords.h"
 
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/StringSaver.h"
 #include <algorithm>
 
 namespace mlgo {
@@ -43,21 +42,13 @@ walkDirectory(llvm::StringRef Dir, llvm::function_ref<bool(llvm::StringRef)> Kee
   return Found;
 }
 
-std::string join(llvm::StringRef Dir, llvm::StringRef Relative) {
-  if (llvm::sys::path::is_absolute(Relative) || Dir.empty())
-    return Relative.str();
-  llvm::SmallString<256> Path(Dir);
-  llvm::sys::path::append(Path, Relative);
-  return std::string(Path);
-}
-
 llvm::Expected<std::vector<ObjectInput>> listDirectory(llvm::StringRef Dir) {
   auto Files = walkDirectory(Dir, isObjectName);
   if (!Files)
     return Files.takeError();
   std::vector<ObjectInput> Inputs;
   for (const std::string &File : *Files)
-    Inputs.push_back({join(Dir, File), File, Dir.str()});
+    Inputs.push_back({resolvePath(Dir, File), File, Dir.str()});
   return Inputs;
 }
 
@@ -68,7 +59,7 @@ llvm::Expected<std::vector<ObjectInput>> listThinLTOLocal(llvm::StringRef Dir) {
     return Files.takeError();
   std::vector<ObjectInput> Inputs;
   for (const std::string &File : *Files)
-    Inputs.push_back({join(Dir, File),
+    Inputs.push_back({resolvePath(Dir, File),
                       llvm::StringRef(File).drop_back(ThinLTOImportSuffix.size()).str(),
                       Dir.str()});
   return Inputs;
@@ -80,14 +71,6 @@ std::string outputOperand(llvm::ArrayRef<std::string> Args) {
     if (Args[I] == "-o")
       return Args[I + 1];
   return "";
-}
-
-std::vector<std::string> tokenize(llvm::StringRef Text) {
-  llvm::BumpPtrAllocator Alloc;
-  llvm::StringSaver Saver(Alloc);
-  llvm::SmallVector<const char *, 64> Tokens;
-  llvm::cl::TokenizeGNUCommandLine(Text, Saver, Tokens);
-  return std::vector<std::string>(Tokens.begin(), Tokens.end());
 }
 
 llvm::Expected<std::vector<ObjectInput>> listCompileCommands(llvm::StringRef Path) {
@@ -114,7 +97,7 @@ llvm::Expected<std::vector<ObjectInput>> listCompileCommands(llvm::StringRef Pat
       auto Command = getJsonField<std::string>(Entry, "command", Where);
       if (!Command)
         return inputError(Where, "has neither 'arguments' nor 'command'");
-      Args = tokenize(*Command);
+      Args = splitShellWords(*Command);
     }
     std::string Object = outputOperand(Args);
     if (Object.empty())
@@ -122,7 +105,7 @@ llvm::Expected<std::vector<ObjectInput>> listCompileCommands(llvm::StringRef Pat
     std::string Module = containedRelativePath(Object, *Directory);
     if (Module.empty() || !Seen.insert(Module).second)
       continue;
-    Inputs.push_back({join(*Directory, Object), Module, *Directory});
+    Inputs.push_back({resolvePath(*Directory, Object), Module, *Directory});
   }
   return Inputs;
 }
@@ -132,7 +115,7 @@ llvm::Expected<std::vector<ObjectInput>> listLinkerParams(llvm::StringRef Path,
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buffer)
     return inputError(Path, "cannot read: {}", Buffer.getError().message());
-  std::vector<std::string> Args = tokenize((*Buffer)->getBuffer());
+  std::vector<std::string> Args = splitShellWords((*Buffer)->getBuffer());
   std::vector<ObjectInput> Inputs;
   llvm::StringSet<> Seen;
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -146,7 +129,7 @@ llvm::Expected<std::vector<ObjectInput>> listLinkerParams(llvm::StringRef Path,
     std::string Module = containedRelativePath(Arg, BaseDir);
     if (Module.empty() || !Seen.insert(Module).second)
       continue;
-    Inputs.push_back({join(BaseDir, Arg), Module, BaseDir.str()});
+    Inputs.push_back({resolvePath(BaseDir, Arg), Module, BaseDir.str()});
   }
   return Inputs;
 }

@@ -39,4 +39,12 @@ std::string containedRelativePath(llvm::StringRef Path, llvm::StringRef Base) {
   return std::string(Relative);
 }
 
+std::string resolvePath(llvm::StringRef Base, llvm::StringRef Path) {
+  if (llvm::sys::path::is_absolute(Path) || Base.empty())
+    return Path.str();
+  llvm::SmallString<256> Joined(Base);
+  llvm::sys::path::append(Joined, Path);
+  return std::string(Joined);
+}
+
 } // namespace mlgo

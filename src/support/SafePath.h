@@ -16,4 +16,7 @@ bool isContainedRelativePath(llvm::StringRef Path);
 /// and ".." components are resolved and any ".." left at the front is dropped.
 std::string containedRelativePath(llvm::StringRef Path, llvm::StringRef Base);
 
+/// \p Path itself if absolute or \p Base is empty, else Base/Path.
+std::string resolvePath(llvm::StringRef Base, llvm::StringRef Path);
+
 } // namespace mlgo

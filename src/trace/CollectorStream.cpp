@@ -5,6 +5,7 @@
 #include "CollectorStream.h"
 
 #include "llvm/Support/Errc.h"
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -18,7 +19,7 @@ namespace {
 
 constexpr char Magic[8] = {'M', 'L', 'G', 'O', 'T', 'R', 'C', 'E'};
 constexpr size_t HeaderSize = 16;
-constexpr size_t ChunkSize = size_t(1) << 20;
+constexpr size_t MinBuffer = 64 * 1024;
 
 enum Tag : uint64_t {
   TagEnd = 0,
@@ -97,8 +98,10 @@ CollectorStreamReader::open(StringRef Path) {
   return std::make_unique<CollectorStreamReader>(Fd, P, /*OwnsFd=*/true);
 }
 
-CollectorStreamReader::CollectorStreamReader(int Fd, std::string Name, bool OwnsFd)
-    : Fd(Fd), Name(std::move(Name)), OwnsFd(OwnsFd), Buf(ChunkSize) {}
+CollectorStreamReader::CollectorStreamReader(int Fd, std::string Name, bool OwnsFd,
+                                             size_t ReadSize)
+    : Fd(Fd), Name(std::move(Name)), OwnsFd(OwnsFd),
+      ReadSize(std::max<size_t>(ReadSize, 1)), Buf(std::max(this->ReadSize, MinBuffer)) {}
 
 CollectorStreamReader::~CollectorStreamReader() {
   if (OwnsFd && Fd >= 0)
@@ -134,7 +137,7 @@ Expected<size_t> CollectorStreamReader::fill() {
     Buf.resize(Buf.size() * 2);
   ssize_t N;
   do
-    N = ::read(Fd, Buf.data() + End, Buf.size() - End);
+    N = ::read(Fd, Buf.data() + End, std::min(Buf.size() - End, ReadSize));
   while (N < 0 && errno == EINTR);
   if (N < 0)
     return createStringError(std::error_code(errno, std::generic_category()),
@@ -176,8 +179,10 @@ CollectorStreamReader::parseRecords(CollectorStreamListener &L) {
   while (C.P != C.E && !Finished) {
     const uint8_t *RecordStart = C.P;
     uint64_t T = C.varint();
-    if (C.Short)
+    if (C.Short) {
+      C.P = RecordStart;
       break;
+    }
 
     if (T >= FirstRunTag) { // The hot path: one record per superblock execution.
       uint64_t ExitId = T - FirstRunTag;
@@ -190,7 +195,7 @@ CollectorStreamReader::parseRecords(CollectorStreamListener &L) {
       NumInstructions += X.NumInstructions;
       ++NumRuns;
       if (Error E = L.onRun({ThreadId, X.Address, X.NumInstructions, X.SuperblockIndex}))
-        return std::move(E);
+        return E;
       continue;
     }
 
@@ -227,7 +232,7 @@ CollectorStreamReader::parseRecords(CollectorStreamListener &L) {
       M.Path.assign(Path.begin(), Path.end());
       Modules.push_back(std::move(M));
       if (Error E = L.onModule(Modules.back()))
-        return std::move(E);
+        return E;
       continue;
     }
     case TagSuperblock: {
@@ -269,7 +274,7 @@ CollectorStreamReader::parseRecords(CollectorStreamListener &L) {
         Exits.push_back({S.Address, Index, Count});
       Superblocks.push_back(std::move(S));
       if (Error E = L.onSuperblock(Superblocks.back(), Index))
-        return std::move(E);
+        return E;
       continue;
     }
     case TagEnd: {
@@ -301,7 +306,7 @@ Expected<bool> CollectorStreamReader::step(CollectorStreamListener &L) {
     return false;
   if (!HeaderRead) {
     if (Error E = readHeader())
-      return std::move(E);
+      return E;
   } else if (Expected<size_t> N = fill(); !N) {
     return N.takeError();
   }

@@ -65,8 +65,10 @@ public:
   static llvm::Expected<std::unique_ptr<CollectorStreamReader>>
   open(llvm::StringRef Path);
   /// Reads from \p Fd, closing it on destruction if \p OwnsFd. \p Name is used in
-  /// error messages.
-  CollectorStreamReader(int Fd, std::string Name, bool OwnsFd);
+  /// error messages. Each read() asks for at most \p ReadSize bytes (tests use tiny
+  /// sizes to cut records at every byte).
+  CollectorStreamReader(int Fd, std::string Name, bool OwnsFd,
+                        size_t ReadSize = size_t(1) << 20);
   ~CollectorStreamReader();
   CollectorStreamReader(const CollectorStreamReader &) = delete;
   CollectorStreamReader &operator=(const CollectorStreamReader &) = delete;
@@ -106,6 +108,7 @@ private:
   int Fd;
   std::string Name;
   bool OwnsFd;
+  size_t ReadSize;
   std::vector<uint8_t> Buf;
   size_t Pos = 0, End = 0;  ///< unread bytes are Buf[Pos, End)
   uint64_t BufOffset = 0;   ///< stream offset of Buf[0]

@@ -1,0 +1,18 @@
+/// \file
+/// Shell-word splitting through LLVM's GNU command-line tokenizer.
+#include "ShellWords.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/StringSaver.h"
+
+namespace mlgo {
+
+std::vector<std::string> splitShellWords(llvm::StringRef Text) {
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver(Alloc);
+  llvm::SmallVector<const char *, 64> Words;
+  llvm::cl::TokenizeGNUCommandLine(Text, Saver, Words);
+  return std::vector<std::string>(Words.begin(), Words.end());
+}
+
+} // namespace mlgo
