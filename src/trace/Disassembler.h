@@ -1,0 +1,44 @@
+/// \file
+/// LLVM MC objects for decoding one target's machine code: instruction lengths and
+/// whether an instruction transfers control (call, branch, return).
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/Support/Error.h"
+#include "llvm/TargetParser/Triple.h"
+#include <memory>
+
+namespace mlgo {
+
+struct DecodedInstruction {
+  uint32_t Size;
+  /// A call, branch, return or other terminator: a segment ends after it.
+  bool EndsSegment;
+};
+
+class Disassembler {
+public:
+  /// \p CPU may be empty (generic). Fails for a target LLVM was not built with.
+  static llvm::Expected<std::unique_ptr<Disassembler>> create(const llvm::Triple &TT,
+                                                              llvm::StringRef CPU = "");
+
+  /// Decodes the instruction at the start of \p Bytes; std::nullopt if invalid.
+  std::optional<DecodedInstruction> decode(llvm::ArrayRef<uint8_t> Bytes,
+                                           uint64_t Address) const;
+
+private:
+  std::unique_ptr<const llvm::MCRegisterInfo> MRI;
+  std::unique_ptr<const llvm::MCAsmInfo> MAI;
+  std::unique_ptr<const llvm::MCSubtargetInfo> STI;
+  std::unique_ptr<const llvm::MCInstrInfo> MII;
+  std::unique_ptr<llvm::MCContext> Ctx;
+  std::unique_ptr<const llvm::MCDisassembler> Dis;
+};
+
+} // namespace mlgo

@@ -1,0 +1,163 @@
+// CodeImage on real clang-22 binaries: blocks, segments and lookups checked against
+// llvm-objdump's disassembly and the BB address map.
+#include "TestSupport.h"
+#include "trace/CodeImage.h"
+
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include <sstream>
+
+using namespace mlgo;
+using namespace mlgo::test;
+
+namespace {
+
+void initializeTargets() {
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllDisassemblers();
+}
+
+const char *const MapFlags = "-O2 -fbasic-block-address-map";
+
+std::string buildProgram(const std::string &Dir, const std::string &Flags) {
+  writeFile(Dir + "/a.c",
+            "static __attribute__((noinline)) int helper(int x) { return x * 3 + 1; }\n"
+            "int fromA(int x) { return helper(x); }\n");
+  writeFile(Dir + "/b.c",
+            "#include <stdio.h>\n"
+            "int fromA(int);\n"
+            "static __attribute__((noinline)) int helper(int x) { return x ^ 5; }\n"
+            "int main(int argc, char **argv) {\n"
+            "  int s = 0;\n"
+            "  for (int i = 0; i < argc * 1000; ++i)\n"
+            "    s += (i & 1) ? fromA(i) : helper(i);\n"
+            "  printf(\"%d\\n\", s);\n"
+            "  return 0;\n"
+            "}\n");
+  CommandResult R = runShell(std::string(ClangPath) + " " + Flags + " a.c b.c -o app", Dir);
+  INFO(R.Output);
+  REQUIRE(R.ExitCode == 0);
+  return Dir + "/app";
+}
+
+/// Instruction addresses and mnemonics from llvm-objdump -d.
+std::map<uint64_t, std::string> objdumpInstructions(const std::string &Binary) {
+  std::string Objdump = std::string(llvm::sys::path::parent_path(ClangPath)) + "/llvm-objdump";
+  CommandResult R = runShell(Objdump + " -d --no-show-raw-insn " + shellQuote(Binary));
+  REQUIRE(R.ExitCode == 0);
+  std::map<uint64_t, std::string> Instructions;
+  std::istringstream Lines(R.Output);
+  std::string Line;
+  while (std::getline(Lines, Line)) {
+    // "    1139:      	movl	%edi, %eax"
+    size_t Colon = Line.find(':');
+    if (Colon == std::string::npos || llvm::StringRef(Line).ends_with(">:"))
+      continue; // not an instruction, or a symbol header "0000000000001160 <main>:"
+    std::string Address = llvm::StringRef(Line).take_front(Colon).trim().str();
+    uint64_t Value;
+    if (Address.empty() || llvm::StringRef(Address).getAsInteger(16, Value))
+      continue;
+    std::istringstream Rest(Line.substr(Colon + 1));
+    std::string Mnemonic;
+    Rest >> Mnemonic;
+    Instructions[Value] = Mnemonic;
+  }
+  return Instructions;
+}
+
+bool endsSegment(const std::string &Mnemonic) {
+  return llvm::StringRef(Mnemonic).starts_with("call") ||
+         llvm::StringRef(Mnemonic).starts_with("j") ||
+         llvm::StringRef(Mnemonic).starts_with("ret");
+}
+
+} // namespace
+
+TEST_CASE("blocks and segments agree with llvm-objdump", "[trace]") {
+  initializeTargets();
+  std::string Binary = buildProgram(makeTempDir("image"), MapFlags);
+  CodeImage Image = requireOk(CodeImage::loadBinary(Binary));
+  std::map<uint64_t, std::string> Objdump = objdumpInstructions(Binary);
+
+  REQUIRE(Image.blocks().size() > 5);
+  for (const CodeBlock &Block : Image.blocks()) {
+    INFO("block " << Block.ID << " of " << Image.functions()[Block.Function].key());
+    auto Begin = Objdump.lower_bound(Block.Address);
+    auto End = Objdump.lower_bound(Block.Address + Block.Size);
+    // Segments tile the block and end exactly after calls, jumps and returns.
+    uint32_t Expected = 1, Instructions = 0;
+    for (auto It = Begin; It != End; ++It, ++Instructions)
+      if (std::next(It) != End && endsSegment(It->second))
+        ++Expected;
+    CHECK(Block.NumSegments == Expected);
+    uint64_t Next = Block.Address;
+    uint32_t Counted = 0;
+    for (uint32_t S = Block.FirstSegment; S < Block.FirstSegment + Block.NumSegments; ++S) {
+      const CodeSegment &Seg = Image.segments()[S];
+      CHECK(Seg.Address == Next);
+      CHECK(Objdump.count(Seg.Address) == 1);
+      Next = Seg.Address + Seg.Size;
+      Counted += Seg.NumInstructions;
+      CHECK(Image.findSegment(Seg.Address) == S);
+      CHECK(Image.findSegment(Seg.Address + Seg.Size - 1) == S);
+    }
+    CHECK(Next == Block.Address + Block.Size);
+    CHECK(Counted == Instructions);
+  }
+}
+
+TEST_CASE("static functions of the same name stay apart by file", "[trace]") {
+  initializeTargets();
+  std::string Binary = buildProgram(makeTempDir("image"), MapFlags);
+  CodeImage Image = requireOk(CodeImage::loadBinary(Binary));
+  std::vector<std::string> Keys;
+  for (const CodeFunction &F : Image.functions())
+    Keys.push_back(F.key());
+  std::sort(Keys.begin(), Keys.end());
+  CHECK(Keys == std::vector<std::string>{"a.c:helper", "b.c:helper", "fromA", "main"});
+}
+
+TEST_CASE("the identity is the GNU build ID", "[trace]") {
+  initializeTargets();
+  std::string Dir = makeTempDir("image");
+  std::string Binary = buildProgram(Dir, std::string(MapFlags) + " -Wl,--build-id=0x0123abcd");
+  CHECK(requireOk(CodeImage::loadBinary(Binary)).identity() == "build-id:0123abcd");
+  Binary = buildProgram(Dir, std::string(MapFlags) + " -Wl,--build-id=none");
+  CHECK_THAT(requireOk(CodeImage::loadBinary(Binary)).identity(), Catch::StartsWith("xxh3:"));
+}
+
+TEST_CASE("addresses outside blocks are not mapped, padding goes to the block before",
+          "[trace]") {
+  initializeTargets();
+  std::string Binary = buildProgram(makeTempDir("image"), MapFlags);
+  CodeImage Image = requireOk(CodeImage::loadBinary(Binary));
+  const CodeFunction &First = Image.functions().front();
+  CHECK_FALSE(Image.findSegment(First.Address - 1).has_value());
+  CHECK_FALSE(Image.findSegment(0).has_value());
+  // Find a gap between two blocks of one function (alignment padding), if any.
+  for (uint32_t B = 0; B + 1 < Image.blocks().size(); ++B) {
+    const CodeBlock &Here = Image.blocks()[B], &Next = Image.blocks()[B + 1];
+    if (Here.Function != Next.Function || Here.Address + Here.Size >= Next.Address)
+      continue;
+    uint64_t Gap = Here.Address + Here.Size;
+    CHECK_FALSE(Image.findSegment(Gap).has_value());
+    CHECK(Image.findSegmentAtOrBefore(Gap) == Here.FirstSegment + Here.NumSegments - 1);
+  }
+}
+
+TEST_CASE("binaries the trace cannot use are rejected with the reason", "[trace]") {
+  initializeTargets();
+  std::string Dir = makeTempDir("image");
+  std::string NoMap = buildProgram(Dir, "-O2");
+  CHECK(requireError(CodeImage::loadBinary(NoMap)) ==
+        NoMap + ": has no BB address map (build it with -fbasic-block-address-map)");
+  CommandResult R = runShell(std::string(ClangPath) + " -O2 -fbasic-block-address-map -c "
+                                                      "a.c -o a.o", Dir);
+  REQUIRE(R.ExitCode == 0);
+  CHECK(requireError(CodeImage::loadBinary(Dir + "/a.o")) ==
+        Dir + "/a.o: not a linked ELF binary");
+  writeFile(Dir + "/junk", "junk");
+  CHECK_THAT(requireError(CodeImage::loadBinary(Dir + "/junk")),
+             Catch::StartsWith(Dir + "/junk: not a readable object file"));
+}
