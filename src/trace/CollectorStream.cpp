@@ -95,6 +95,11 @@ CollectorStreamReader::open(StringRef Path) {
   if (Fd < 0)
     return createStringError(std::error_code(errno, std::generic_category()),
                              "%s: cannot open: %s", P.c_str(), std::strerror(errno));
+#ifdef F_SETPIPE_SZ
+  // A FIFO's default 64 KiB buffer makes the tool block on every other write;
+  // 1 MiB matches its write size. Best effort: the limit is /proc/sys/fs/pipe-max-size.
+  (void)::fcntl(Fd, F_SETPIPE_SZ, 1 << 20);
+#endif
   return std::make_unique<CollectorStreamReader>(Fd, P, /*OwnsFd=*/true);
 }
 

@@ -3,16 +3,15 @@
 /// versions) and on a real program recorded by the mlgotrace Valgrind tool, whose
 /// instruction count must equal Lackey's.
 #include "CollectorStream.h"
+#include "TestSupport.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
-#include <catch2/catch.hpp>
 
 #include <fcntl.h>
 #include <map>
@@ -22,19 +21,10 @@
 extern char **environ;
 
 using namespace mlgo;
+using namespace mlgo::test;
 using namespace llvm;
 
 namespace {
-
-template <typename T> T unwrap(Expected<T> V) {
-  if (!V)
-    FAIL(toString(V.takeError()));
-  return std::move(*V);
-}
-void check(Error E) {
-  if (E)
-    FAIL(toString(std::move(E)));
-}
 
 struct Recorder : CollectorStreamListener {
   std::vector<CollectorRun> Runs;
@@ -107,13 +97,12 @@ std::string smallStream() {
   return S;
 }
 
-std::string writeTemp(StringRef Contents) {
-  SmallString<128> Path;
-  int Fd;
-  REQUIRE(!sys::fs::createTemporaryFile("collector", "bin", Fd, Path));
-  raw_fd_ostream OS(Fd, /*shouldClose=*/true);
-  OS << Contents;
-  return std::string(Path);
+std::string writeTemp(const std::string &Contents) {
+  static std::string Dir = makeTempDir("collector-stream");
+  static int Count = 0;
+  std::string Path = Dir + "/stream" + std::to_string(Count++) + ".bin";
+  writeFile(Path, Contents);
+  return Path;
 }
 
 Error readAll(const std::string &Path, CollectorStreamListener &L) {
@@ -124,11 +113,27 @@ Error readAll(const std::string &Path, CollectorStreamListener &L) {
 }
 
 // --- Running the tool ---------------------------------------------------------------
+// Built only when CMake found Valgrind and built the tool (MLGO_HAVE_VALGRIND_TOOL).
+#ifdef MLGO_TEST_VALGRIND_LIB_DIR
 
 const char *TestProgram = R"(
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <valgrind/valgrind.h>
+/* Generated code: "mov eax, value; ret", rewritten in place at the same address. */
+static int jit(unsigned char value) {
+  static unsigned char *code;
+  if (!code)
+    code = mmap(0, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  unsigned char insns[] = {0xb8, value, 0, 0, 0, 0xc3};
+  memcpy(code, insns, sizeof insns);
+  VALGRIND_DISCARD_TRANSLATIONS(code, sizeof insns);
+  return ((int (*)(void))code)();
+}
 __attribute__((noinline)) static long step(long i) { return i * i % 7; }
 static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 static void *worker(void *arg) {
@@ -145,6 +150,10 @@ int main(int argc, char **argv) {
       break;
     sum += fib(i % 15);
   }
+  /* Flush fib's translations: the retranslation must reuse its definitions. */
+  VALGRIND_DISCARD_TRANSLATIONS((void *)&fib, 64);
+  sum += fib(10);
+  sum += jit(1) + jit(2);
   pthread_t t;
   void *r;
   if (pthread_create(&t, NULL, worker, (void *)n) != 0)
@@ -154,17 +163,6 @@ int main(int argc, char **argv) {
   return 0;
 }
 )";
-
-struct Workspace {
-  SmallString<128> Dir;
-  Workspace() { REQUIRE(!sys::fs::createUniqueDirectory("collector-test", Dir)); }
-  ~Workspace() { sys::fs::remove_directories(Dir); }
-  std::string path(StringRef Name) const {
-    SmallString<128> P(Dir);
-    sys::path::append(P, Name);
-    return std::string(P);
-  }
-};
 
 /// The same environment for every Valgrind run: the client's environment (and so
 /// the instructions ld.so spends on it) must not differ between tools.
@@ -197,12 +195,6 @@ int runAndWait(const std::vector<std::string> &Args, StringRef Stdout) {
   return RC;
 }
 
-std::string readFile(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path);
-  REQUIRE(B);
-  return (*B)->getBuffer().str();
-}
-
 /// Lackey's "guest instrs:  1,234,567" line, without the commas.
 uint64_t lackeyCount(StringRef Log) {
   size_t At = Log.find("guest instrs:  ");
@@ -219,26 +211,28 @@ uint64_t lackeyCount(StringRef Log) {
 std::pair<uint64_t, std::string> symbolBytes(StringRef Path, StringRef Symbol,
                                              size_t Size) {
   object::OwningBinary<object::ObjectFile> Obj =
-      unwrap(object::ObjectFile::createObjectFile(Path));
+      requireOk(object::ObjectFile::createObjectFile(Path));
   for (const object::SymbolRef &Sym : Obj.getBinary()->symbols()) {
-    if (unwrap(Sym.getName()) != Symbol)
+    if (requireOk(Sym.getName()) != Symbol)
       continue;
-    uint64_t Address = unwrap(Sym.getAddress());
-    object::SectionRef Sec = *unwrap(Sym.getSection());
-    StringRef Contents = unwrap(Sec.getContents());
+    uint64_t Address = requireOk(Sym.getAddress());
+    object::SectionRef Sec = *requireOk(Sym.getSection());
+    StringRef Contents = requireOk(Sec.getContents());
     return {Address, Contents.substr(Address - Sec.getAddress(), Size).str()};
   }
   FAIL("no symbol " << Symbol.str() << " in " << Path.str());
   return {};
 }
 
+#endif // MLGO_TEST_VALGRIND_LIB_DIR
+
 } // namespace
 
 TEST_CASE("decodes a hand-made stream exactly", "[trace]") {
   std::string Path = writeTemp(smallStream());
-  auto Reader = unwrap(CollectorStreamReader::open(Path));
+  auto Reader = requireOk(CollectorStreamReader::open(Path));
   Recorder R;
-  check(Reader->run(R));
+  requireSuccess(Reader->run(R));
   CHECK(Reader->pid() == 4242);
   CHECK(Reader->numInstructions() == 8);
   CHECK(Reader->numRuns() == 3);
@@ -255,7 +249,6 @@ TEST_CASE("decodes a hand-made stream exactly", "[trace]") {
   CHECK((R.Runs[0].ThreadId == 1 && R.Runs[0].NumInstructions == 3));
   CHECK((R.Runs[2].ThreadId == 2 && R.Runs[2].NumInstructions == 2));
   CHECK(R.Runs[2].Address == 0x109000);
-  sys::fs::remove(Path);
 }
 
 TEST_CASE("decodes records cut across reads at every byte", "[trace]") {
@@ -265,37 +258,30 @@ TEST_CASE("decodes records cut across reads at every byte", "[trace]") {
     REQUIRE(Fd >= 0);
     CollectorStreamReader Reader(Fd, Path, /*OwnsFd=*/true, ReadSize);
     Recorder R;
-    check(Reader.run(R));
+    requireSuccess(Reader.run(R));
     CHECK(Reader.numInstructions() == 8);
     CHECK(R.Runs.size() == 3);
     CHECK(R.Switches == std::vector<uint32_t>{1, 2});
     CHECK(Reader.superblocks().size() == 1);
   }
-  sys::fs::remove(Path);
 }
 
 TEST_CASE("a cut-off stream is an error at every length", "[trace]") {
   std::string Full = smallStream();
   for (size_t Len = 0; Len < Full.size(); ++Len) {
-    std::string Path = writeTemp(StringRef(Full).take_front(Len));
+    std::string Path = writeTemp(Full.substr(0, Len));
     Recorder R;
-    Error E = readAll(Path, R);
-    REQUIRE(bool(E));
-    std::string Message = toString(std::move(E));
+    std::string Message = requireError(readAll(Path, R));
     INFO("length " << Len << ": " << Message);
     CHECK(StringRef(Message).starts_with(Path + ": truncated collector stream: "));
-    sys::fs::remove(Path);
-  }
+    }
 }
 
 TEST_CASE("rejects other versions, other files and inconsistent counts", "[trace]") {
   auto messageFor = [](const std::string &Contents) {
     std::string Path = writeTemp(Contents);
     Recorder R;
-    Error E = readAll(Path, R);
-    sys::fs::remove(Path);
-    REQUIRE(bool(E));
-    return toString(std::move(E));
+    return requireError(readAll(Path, R));
   };
   std::string Full = smallStream();
   CHECK_THAT(messageFor(header(2) + Full.substr(16)),
@@ -309,31 +295,29 @@ TEST_CASE("rejects other versions, other files and inconsistent counts", "[trace
                              "stream holds 8 in 3"));
 }
 
+#ifdef MLGO_TEST_VALGRIND_LIB_DIR
 TEST_CASE("records a threaded program exactly", "[trace]") {
-  Workspace W;
-  std::string Source = W.path("prog.c"), Exe = W.path("prog");
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(Source, EC);
-    REQUIRE(!EC);
-    OS << TestProgram;
-  }
-  std::vector<std::string> Compile = {MLGO_TEST_CLANG, "-O2", "-pthread", Source, "-o", Exe};
-  std::vector<StringRef> CompileRefs(Compile.begin(), Compile.end());
-  REQUIRE(sys::ExecuteAndWait(Compile[0], CompileRefs) == 0);
+  std::string Dir = makeTempDir("collector-program");
+  std::string Exe = Dir + "/prog";
+  writeFile(Dir + "/prog.c", TestProgram);
+  CommandResult Compiled =
+      runShell(std::string(ClangPath) + " -O2 -pthread prog.c -o prog", Dir);
+  INFO(Compiled.Output);
+  REQUIRE(Compiled.ExitCode == 0);
 
   // Stream through a pipe to --mlgotrace-fd, decoding while the program runs; if the
   // tool dies the pipe closes and the reader reports a truncated stream, never hangs.
   int Pipe[2];
   REQUIRE(::pipe(Pipe) == 0);
   REQUIRE(::fcntl(Pipe[0], F_SETFD, FD_CLOEXEC) == 0);
-  std::vector<std::string> Args = valgrindArgs("mlgotrace", W.path("mlgotrace.log"));
+  std::vector<std::string> Args = valgrindArgs("mlgotrace", Dir + "/mlgotrace.log");
+  Args.push_back("-v");
   Args.push_back("--mlgotrace-fd=" + std::to_string(Pipe[1]));
   Args.push_back(Exe);
   std::vector<StringRef> ArgRefs(Args.begin(), Args.end());
   std::vector<std::string> Env = valgrindEnv();
   std::vector<StringRef> EnvRefs(Env.begin(), Env.end());
-  std::string Out = W.path("mlgotrace.out");
+  std::string Out = Dir + "/mlgotrace.out";
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out), std::nullopt};
   std::string Err;
   sys::ProcessInfo PI = sys::ExecuteNoWait(Args[0], ArgRefs, EnvRefs, Redirects, 0, &Err);
@@ -344,17 +328,37 @@ TEST_CASE("records a threaded program exactly", "[trace]") {
   C.Reader = &Reader;
   Error ReadErr = Reader.run(C);
   sys::ProcessInfo Done = sys::Wait(PI, std::nullopt, &Err);
-  INFO(readFile(W.path("mlgotrace.log")));
-  check(std::move(ReadErr));
+  INFO(readFile(Dir + "/mlgotrace.log"));
+  requireSuccess(std::move(ReadErr));
   REQUIRE(Done.ReturnCode == 0);
 
   // Lackey counts one guest instruction per executed IMark, as mlgotrace does.
-  std::vector<std::string> Lackey = valgrindArgs("lackey", W.path("lackey.log"));
+  std::vector<std::string> Lackey = valgrindArgs("lackey", Dir + "/lackey.log");
   Lackey.push_back(Exe);
-  REQUIRE(runAndWait(Lackey, W.path("lackey.out")) == 0);
-  CHECK(readFile(Out) == readFile(W.path("lackey.out")));
-  CHECK(Reader.numInstructions() == lackeyCount(readFile(W.path("lackey.log"))));
+  REQUIRE(runAndWait(Lackey, Dir + "/lackey.out") == 0);
+  CHECK(readFile(Out) == readFile(Dir + "/lackey.out"));
+  CHECK(Reader.numInstructions() == lackeyCount(readFile(Dir + "/lackey.log")));
   CHECK(Reader.numInstructions() > 2000000);
+
+  // fib's discarded superblocks were retranslated and matched their definitions, so
+  // each address is defined once, except the generated code: rewritten at the same
+  // address, it is defined twice, with the two contents, outside any module.
+  std::string Log = readFile(Dir + "/mlgotrace.log");
+  CHECK_THAT(Log, !Catch::Contains(" 0 retranslations reused"));
+  CHECK_THAT(Log, Catch::Contains("retranslations reused"));
+  std::map<uint64_t, std::vector<const CollectorSuperblock *>> ByAddress;
+  for (const CollectorSuperblock &S : Reader.superblocks())
+    ByAddress[S.Address].push_back(&S);
+  std::vector<std::vector<uint8_t>> Redefined;
+  for (auto &[Address, Defs] : ByAddress)
+    if (Defs.size() > 1)
+      for (const CollectorSuperblock *S : Defs) {
+        CHECK(S->ModuleId == 0);
+        Redefined.push_back(S->Bytes);
+      }
+  CHECK(Redefined == std::vector<std::vector<uint8_t>>{{0xb8, 1, 0, 0, 0, 0xc3},
+                                                       {0xb8, 2, 0, 0, 0, 0xc3}});
+  CHECK(C.PerModule[0] == 4); // two runs of the generated code
 
   // Exactly two threads, both doing work.
   REQUIRE(C.PerThread.size() == 2);
@@ -371,7 +375,9 @@ TEST_CASE("records a threaded program exactly", "[trace]") {
   CHECK(Main->Path == std::string(RealExe));
   CHECK(Main->LoadBias == 0x108000);
   CHECK(C.PerModule[Main->Id] > 1000000);
-  CHECK(C.PerModule.size() >= 3); // main, ld.so, libc
+  CHECK(Reader.modules().size() >= 3); // main, ld.so, libc, vgpreload_core
+  // .plt and .init code is attributed to its file: only generated code has no module.
+  CHECK(C.PerModule.size() == Reader.modules().size() + 1); // + the generated code
   auto [MainAddress, MainBytes] = symbolBytes(Exe, "main", 8);
   const CollectorSuperblock *AtMain = nullptr;
   for (const CollectorSuperblock &S : Reader.superblocks())
@@ -384,14 +390,15 @@ TEST_CASE("records a threaded program exactly", "[trace]") {
 }
 
 TEST_CASE("writes to the path given by --mlgotrace-out", "[trace]") {
-  Workspace W;
-  std::string Stream = W.path("trace.bin");
-  std::vector<std::string> Args = valgrindArgs("mlgotrace", W.path("log"));
+  std::string Dir = makeTempDir("collector-out");
+  std::string Stream = Dir + "/trace.bin";
+  std::vector<std::string> Args = valgrindArgs("mlgotrace", Dir + "/log");
   Args.push_back("--mlgotrace-out=" + Stream);
   Args.push_back("/bin/true");
-  REQUIRE(runAndWait(Args, W.path("out")) == 0);
+  REQUIRE(runAndWait(Args, Dir + "/out") == 0);
   Recorder R;
-  check(readAll(Stream, R));
+  requireSuccess(readAll(Stream, R));
   CHECK(R.Switches == std::vector<uint32_t>{1});
   CHECK(!R.Runs.empty());
 }
+#endif // MLGO_TEST_VALGRIND_LIB_DIR

@@ -50,6 +50,7 @@
 #include "pub_tool_clientstate.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_threadstate.h"
+#include "pub_tool_aspacemgr.h"
 
 /*------------------------------------------------------------*/
 /*--- Stream format constants (see README.md)              ---*/
@@ -233,11 +234,33 @@ static Bool module_matches(const Module *m, const DebugInfo *di,
           && VG_(strcmp)(m->filename, filename) == 0;
 }
 
+/* The DebugInfo of the object mapped at addr.  VG_(find_DebugInfo) only
+   knows .text, so code in .plt, .plt.sec, .init or .fini is found through
+   the file of the mapping instead (one DebugInfo per mapped file). */
+static const DebugInfo *debuginfo_of(Addr addr)
+{
+   const DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), addr);
+   NSegment const *seg;
+   const HChar *file;
+   if (di != NULL)
+      return di;
+   seg = VG_(am_find_nsegment)(addr);
+   file = seg != NULL ? VG_(am_get_filename)(seg) : NULL;
+   if (file == NULL)
+      return NULL;
+   for (di = VG_(next_DebugInfo)(NULL); di != NULL; di = VG_(next_DebugInfo)(di)) {
+      const HChar *f = VG_(DebugInfo_get_filename)(di);
+      if (f != NULL && VG_(strcmp)(f, file) == 0)
+         return di;
+   }
+   return NULL;
+}
+
 /* Returns the module id of the object holding addr (0 = none), writing
    a module record the first time the object is seen. */
 static UInt module_of(Addr addr)
 {
-   const DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), addr);
+   const DebugInfo *di = debuginfo_of(addr);
    const HChar *filename;
    Module m;
    Word i, n;
@@ -303,6 +326,7 @@ typedef struct _SBNode {
 static VgHashTable *sb_table = NULL;
 static UInt next_exit_id = 0;
 static ULong n_definitions = 0;
+static ULong n_reused = 0; /* retranslations that matched their definition */
 
 #define MT_MAX_INSTRS 255 /* VEX stops at 100 (--vex-guest-max-insns) */
 #define MT_MAX_EXITS 256
@@ -346,8 +370,10 @@ static UInt define_superblock(Addr addr, const UChar *lens, UInt n_instrs,
 
    node = VG_(HT_lookup)(sb_table, addr);
    if (node != NULL && node->body_len == body_len
-       && VG_(memcmp)(node->body, body_buf, body_len) == 0)
+       && VG_(memcmp)(node->body, body_buf, body_len) == 0) {
+      n_reused++;
       return node->first_exit_id;
+   }
 
    if (node == NULL) {
       node = VG_(malloc)("mt.sbnode", sizeof(SBNode));
@@ -479,8 +505,9 @@ static void mt_post_clo_init(void)
 {
    SysRes r;
    if (clo_out != NULL && clo_fd >= 0) {
-      VG_(fmsg_bad_option)("--mlgotrace-out, --mlgotrace-fd",
-                           "give only one of them\n");
+      VG_(fmsg)("mlgotrace: give only one of --mlgotrace-out and "
+                "--mlgotrace-fd\n");
+      VG_(exit)(1);
    }
    if (clo_out != NULL) {
       HChar *path = VG_(expand_file_name)("--mlgotrace-out", clo_out);
@@ -492,11 +519,17 @@ static void mt_post_clo_init(void)
       out_fd = sr_Res(r);
       VG_(free)(path);
    } else if (clo_fd >= 0) {
+      struct vg_stat st;
+      if (VG_(fstat)(clo_fd, &st) != 0) {
+         VG_(fmsg)("mlgotrace: --mlgotrace-fd=%d is not an open file "
+                   "descriptor\n", clo_fd);
+         VG_(exit)(1);
+      }
       out_fd = clo_fd;
    } else {
-      VG_(fmsg_bad_option)("--mlgotrace-out",
-                           "mlgotrace needs --mlgotrace-out=<path> or "
-                           "--mlgotrace-fd=<n>\n");
+      VG_(fmsg)("mlgotrace: needs --mlgotrace-out=<path> or "
+                "--mlgotrace-fd=<n>\n");
+      VG_(exit)(1);
    }
 
    /* Every superblock must be one contiguous run (see the top). */
@@ -533,8 +566,9 @@ static void mt_fini(Int exitcode)
       VG_(close)(out_fd);
    if (VG_(clo_verbosity) > 1)
       VG_(umsg)("mlgotrace: %llu instructions, %llu runs, %llu superblock "
-                "definitions, %lu modules\n", total_instrs, total_runs,
-                n_definitions, VG_(sizeXA)(modules));
+                "definitions, %llu retranslations reused, %lu modules\n",
+                total_instrs, total_runs, n_definitions, n_reused,
+                VG_(sizeXA)(modules));
 }
 
 static void mt_pre_clo_init(void)
