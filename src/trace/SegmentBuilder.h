@@ -1,0 +1,82 @@
+/// \file
+/// Segment derivation: turns the collector's executed instruction runs into, per
+/// thread, the sequence of segments of the traced binary's CodeImage that ran, plus
+/// the instructions that ran elsewhere (other modules, startup code, PLT stubs).
+#pragma once
+
+#include "CodeImage.h"
+#include "CollectorStream.h"
+
+#include <map>
+
+namespace mlgo {
+
+/// One step of a thread's segment trace.
+struct SegmentEvent {
+  enum Kind : uint8_t {
+    /// All of segment Index ran, from its first instruction to its last.
+    Segment,
+    /// Count instructions of segment Index ran from byte Offset (entered in the middle,
+    /// by a signal handler's return or an exception, or left early by a fault).
+    PartialSegment,
+    /// Count instructions of alignment padding after segment Index (same function).
+    Padding,
+    /// Count instructions outside any block: module Index (the collector's id; the main
+    /// binary's id for its unmapped code such as PLT stubs and startup code).
+    Unmapped,
+  };
+  Kind What;
+  uint32_t Index;
+  uint32_t Offset;
+  uint64_t Count;
+};
+
+/// Receives each thread's events in execution order.
+class SegmentSink {
+public:
+  virtual ~SegmentSink();
+  virtual llvm::Error onEvent(uint32_t ThreadId, const SegmentEvent &E) = 0;
+};
+
+class SegmentBuilder : public CollectorStreamListener {
+public:
+  /// \p Image is the binary the program ran: the module the collector flags as the
+  /// main executable.
+  SegmentBuilder(const CodeImage &Image, SegmentSink &Sink) : Image(Image), Sink(Sink) {}
+
+  llvm::Error onModule(const CollectorModule &M) override;
+  llvm::Error onSuperblock(const CollectorSuperblock &S, uint32_t Index) override;
+  llvm::Error onRun(const CollectorRun &R) override;
+
+  /// Emits what each thread still holds; call once after the stream ended.
+  llvm::Error finish();
+
+  /// The collector's id of the traced binary, 0 until its module record was seen.
+  uint32_t binaryModule() const { return BinaryModule; }
+
+private:
+  /// Where one superblock instruction lies.
+  struct Location {
+    SegmentEvent::Kind What; ///< Segment (mapped), Padding or Unmapped
+    uint32_t Index;          ///< segment, or module for Unmapped
+    uint32_t Offset;         ///< byte offset in the segment
+    uint32_t Length;
+  };
+  struct ThreadState {
+    bool Open = false;
+    SegmentEvent Pending{SegmentEvent::Unmapped, 0, 0, 0};
+    uint64_t NextOffset = 0; ///< where the open segment continues
+  };
+
+  llvm::Error add(uint32_t ThreadId, ThreadState &T, const Location &L);
+  llvm::Error flush(uint32_t ThreadId, ThreadState &T);
+
+  const CodeImage &Image;
+  SegmentSink &Sink;
+  uint32_t BinaryModule = 0;
+  int64_t Bias = 0;
+  std::vector<std::vector<Location>> Superblocks;
+  std::map<uint32_t, ThreadState> Threads;
+};
+
+} // namespace mlgo
