@@ -3,6 +3,7 @@
 /// may straddle read() chunks: a record that is cut off is re-parsed from its start
 /// once more bytes have arrived.
 #include "CollectorStream.h"
+#include "support/ByteCursor.h"
 
 #include "llvm/Support/Errc.h"
 #include <algorithm>
@@ -29,45 +30,7 @@ enum Tag : uint64_t {
   FirstRunTag = 16,
 };
 
-/// Bounds-checked little-endian reads; running past the end sets Short and
-/// yields zeros, so a record is parsed first and checked for completeness once.
-struct Cursor {
-  const uint8_t *P;
-  const uint8_t *E;
-  bool Short = false;
-
-  uint64_t varint() {
-    uint64_t V = 0;
-    for (unsigned Shift = 0; Shift < 64; Shift += 7) {
-      if (P == E) {
-        Short = true;
-        return 0;
-      }
-      uint8_t B = *P++;
-      V |= uint64_t(B & 0x7f) << Shift;
-      if (!(B & 0x80))
-        return V;
-    }
-    return V; // Over-long varints are caught by the range checks of the caller.
-  }
-  uint8_t byte() {
-    if (P == E) {
-      Short = true;
-      return 0;
-    }
-    return *P++;
-  }
-  /// Copies \p N bytes into \p Out.
-  void bytes(size_t N, std::vector<uint8_t> &Out) {
-    if (size_t(E - P) < N) {
-      Short = true;
-      P = E;
-      return;
-    }
-    Out.assign(P, P + N);
-    P += N;
-  }
-};
+using Cursor = ByteCursor;
 
 uint32_t readLE32(const uint8_t *P) {
   return uint32_t(P[0]) | uint32_t(P[1]) << 8 | uint32_t(P[2]) << 16 |

@@ -1,0 +1,123 @@
+/// \file
+/// The .bbtrace file: a recorded segment trace, zstd-compressed and versioned, with the
+/// identity and block layout of the binary it was recorded on, so that replay can
+/// refuse a trace from another binary and map segments to any variant by name.
+///
+/// Layout, version 1: "MLGOBBTR", u32 version (little-endian), then one zstd frame
+/// holding, as unsigned LEB128 varints:
+///   header: its length in bytes, then identity, binary path (each: length, bytes);
+///           function count; per function:
+///           key (length, bytes), block count; per block: ID, segment count; per segment:
+///           instruction count. Segments are numbered in this order from 0.
+///   events: a tag, then its fields:
+///     0 end        instructions, events (totals, checked by the reader); last record
+///     1 thread     thread id; the events that follow are that thread's
+///     2 segment    index: all of the segment ran
+///     3 partial    index, byte offset, instructions
+///     4 padding    index (the segment before the padding), instructions
+///     5 unmapped   module id, instructions
+///     6 module     module id, path (length, bytes); precedes its first unmapped event
+#pragma once
+
+#include "CodeImage.h"
+#include "SegmentBuilder.h"
+
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+struct TracedBlock {
+  uint32_t ID;
+  std::vector<uint32_t> SegmentInstructions; ///< per segment, in the recorded binary
+};
+
+struct TracedFunction {
+  std::string Key; ///< CodeFunction::key()
+  std::vector<TracedBlock> Blocks;
+};
+
+struct SegmentTraceHeader {
+  std::string Identity;
+  std::string BinaryPath;
+  std::vector<TracedFunction> Functions;
+};
+
+/// The header describing \p Image.
+SegmentTraceHeader describeImage(const CodeImage &Image);
+
+/// Writes a .bbtrace through a temporary file; the file appears only on finish().
+class SegmentTraceWriter : public SegmentSink {
+public:
+  static constexpr uint32_t Version = 1;
+
+  static llvm::Expected<std::unique_ptr<SegmentTraceWriter>>
+  create(llvm::StringRef Path, const SegmentTraceHeader &Header);
+  ~SegmentTraceWriter() override;
+
+  /// Names a collector module for later unmapped events (written once per id).
+  llvm::Error defineModule(uint32_t Id, llvm::StringRef Path);
+  llvm::Error onEvent(uint32_t ThreadId, const SegmentEvent &E) override;
+  /// Writes the end record, closes the stream and renames the file into place.
+  llvm::Error finish();
+
+  uint64_t instructions() const { return Instructions; }
+  uint64_t events() const { return Events; }
+
+private:
+  SegmentTraceWriter() = default;
+  llvm::Error flush(bool End);
+
+  struct Impl;
+  std::unique_ptr<Impl> I;
+  std::string Path, TempPath;
+  std::string Pending; ///< uncompressed bytes not yet handed to zstd
+  uint32_t ThreadId = 0;
+  bool HaveThread = false;
+  uint64_t Instructions = 0, Events = 0;
+  std::vector<bool> DefinedModules;
+  const SegmentTraceHeader *Header = nullptr;
+};
+
+/// Reads a .bbtrace incrementally.
+class SegmentTraceReader {
+public:
+  static llvm::Expected<std::unique_ptr<SegmentTraceReader>> open(llvm::StringRef Path);
+  ~SegmentTraceReader();
+
+  const SegmentTraceHeader &header() const { return Header; }
+  /// Segment index → (function, block) in header(); instruction count of a segment.
+  struct SegmentName {
+    uint32_t Function, Block, SegmentInBlock, Instructions;
+  };
+  const std::vector<SegmentName> &segments() const { return Segments; }
+  const std::vector<std::string> &modules() const { return Modules; }
+
+  /// The next event, its thread in \p ThreadId; false after the end record (whose
+  /// totals were checked).
+  llvm::Expected<bool> next(uint32_t &ThreadId, SegmentEvent &E);
+
+  uint64_t instructions() const { return Instructions; }
+
+private:
+  SegmentTraceReader() = default;
+  /// Makes at least \p N bytes available, unless the stream ends first.
+  llvm::Error need(size_t N);
+  llvm::Error corrupt(const llvm::Twine &Why) const;
+
+  struct Impl;
+  std::unique_ptr<Impl> I;
+  std::string Path;
+  SegmentTraceHeader Header;
+  std::vector<SegmentName> Segments;
+  std::vector<std::string> Modules;
+  std::vector<uint8_t> Buf;
+  size_t Pos = 0;
+  uint32_t ThreadId = 0;
+  uint64_t Instructions = 0, Events = 0;
+  bool Ended = false;
+};
+
+} // namespace mlgo
