@@ -21,6 +21,7 @@ struct Subcommand {
 // The pipeline in order. A subcommand is listed only once it works end to end.
 const Subcommand Subcommands[] = {
     {mlgo::addExtractCorpusCommand, false},
+    {mlgo::addTraceCommand, true},
 };
 
 std::string versionText() {

@@ -5,6 +5,7 @@ source "$(dirname "$0")/lib.sh"
 run "$MLGO_RA" --help
 check "--help exits 0" [ "$code" = 0 ]
 check "--help lists extract-corpus" grep -q "extract-corpus" <<<"$out"
+check "--help lists trace" grep -q "^  trace " <<<"$out"
 
 run "$MLGO_RA" --version
 check "--version names mlgo-ra and LLVM 22" grep -qE '^mlgo-ra [0-9.]+ \(LLVM 22\.[0-9.]+\)$' <<<"$out"

@@ -1,0 +1,54 @@
+/// \file
+/// The trace stage: record one run of a real program under the mlgotrace Valgrind tool,
+/// streaming its instruction trace straight into a segment trace (.bbtrace); and
+/// summarize a recorded trace.
+#pragma once
+
+#include "support/Json.h"
+#include "llvm/Support/Error.h"
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+struct TraceRecordOptions {
+  /// The binary (with a BB address map) whose code the segments refer to: the program
+  /// that Command runs.
+  std::string Binary;
+  /// The program and its arguments; it keeps this process's stdin, stdout and stderr.
+  std::vector<std::string> Command;
+  std::string Output;
+  std::string Valgrind = "valgrind";
+  /// The VALGRIND_LIB directory holding the mlgotrace tool.
+  std::string ValgrindLibDir;
+};
+
+struct TraceRecordResult {
+  int ProgramExitCode = 0;
+  uint64_t Instructions = 0;
+  uint64_t Events = 0;
+  uint64_t Bytes = 0;
+  double Seconds = 0;
+  Json toJSON() const;
+};
+
+/// Runs the program under Valgrind and writes Opts.Output only if the whole run was
+/// recorded. A program killed by a signal, or a stream without its end, is an error.
+llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts);
+
+struct TraceSummary {
+  std::string Path, Binary, Identity;
+  uint64_t Instructions = 0, Events = 0, MappedInstructions = 0, PaddingInstructions = 0,
+           PartialSegments = 0;
+  std::map<uint32_t, uint64_t> InstructionsByThread;
+  std::map<std::string, uint64_t> UnmappedByModule;
+  /// The hottest functions and blocks, by instructions, most first.
+  std::vector<std::pair<std::string, uint64_t>> HotFunctions, HotBlocks;
+  Json toJSON() const;
+};
+
+/// Reads a whole .bbtrace; keeps the \p Top hottest functions and blocks.
+llvm::Expected<TraceSummary> summarizeTrace(llvm::StringRef Path, size_t Top = 10);
+
+} // namespace mlgo

@@ -1,0 +1,134 @@
+/// \file
+/// trace record: Valgrind writes the collector stream into a pipe; this process decodes
+/// it as the program runs, so the raw instruction trace never touches the disk.
+#include "CodeImage.h"
+#include "CollectorStream.h"
+#include "SegmentBuilder.h"
+#include "SegmentTrace.h"
+#include "Trace.h"
+#include "support/Error.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include <chrono>
+#include <fcntl.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace mlgo {
+namespace {
+
+/// Feeds the segment builder and names the modules of unmapped code in the trace.
+class RecordListener : public CollectorStreamListener {
+public:
+  RecordListener(SegmentBuilder &Builder, SegmentTraceWriter &Writer)
+      : Builder(Builder), Writer(Writer) {}
+  llvm::Error onModule(const CollectorModule &M) override {
+    if (llvm::Error E = Writer.defineModule(M.Id, M.Path))
+      return E;
+    return Builder.onModule(M);
+  }
+  llvm::Error onSuperblock(const CollectorSuperblock &S, uint32_t Index) override {
+    return Builder.onSuperblock(S, Index);
+  }
+  llvm::Error onRun(const CollectorRun &R) override { return Builder.onRun(R); }
+
+private:
+  SegmentBuilder &Builder;
+  SegmentTraceWriter &Writer;
+};
+
+std::vector<std::string> childEnvironment(llvm::StringRef ValgrindLibDir) {
+  std::vector<std::string> Env;
+  for (char **E = environ; *E; ++E)
+    if (!llvm::StringRef(*E).starts_with("VALGRIND_LIB="))
+      Env.push_back(*E);
+  Env.push_back("VALGRIND_LIB=" + ValgrindLibDir.str());
+  return Env;
+}
+
+} // namespace
+
+llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts) {
+  auto Start = std::chrono::steady_clock::now();
+  if (Opts.Command.empty())
+    return inputError("trace record", "no program to run (give it after --)");
+  auto Image = CodeImage::loadBinary(Opts.Binary);
+  if (!Image)
+    return Image.takeError();
+  auto ValgrindPath = llvm::sys::findProgramByName(Opts.Valgrind);
+  if (!ValgrindPath)
+    return inputError(Opts.Valgrind, "cannot find valgrind: {}",
+                      ValgrindPath.getError().message());
+  std::string Tool = Opts.ValgrindLibDir + "/mlgotrace-amd64-linux";
+  if (!llvm::sys::fs::exists(Tool))
+    return inputError(Opts.ValgrindLibDir, "no mlgotrace tool here ({} is missing)", Tool);
+
+  SegmentTraceHeader Header = describeImage(*Image);
+  auto Writer = SegmentTraceWriter::create(Opts.Output, Header);
+  if (!Writer)
+    return Writer.takeError();
+
+  int Pipe[2];
+  if (::pipe(Pipe) != 0 || ::fcntl(Pipe[0], F_SETFD, FD_CLOEXEC) != 0)
+    return stageError("cannot create a pipe: {}", std::strerror(errno));
+  std::vector<std::string> Args = {*ValgrindPath, "--tool=mlgotrace", "-q",
+                                   "--fair-sched=yes",
+                                   "--mlgotrace-fd=" + std::to_string(Pipe[1])};
+  Args.insert(Args.end(), Opts.Command.begin(), Opts.Command.end());
+  std::vector<llvm::StringRef> ArgRefs(Args.begin(), Args.end());
+  std::vector<std::string> Env = childEnvironment(Opts.ValgrindLibDir);
+  std::vector<llvm::StringRef> EnvRefs(Env.begin(), Env.end());
+  std::string SpawnError;
+  llvm::sys::ProcessInfo Child =
+      llvm::sys::ExecuteNoWait(*ValgrindPath, ArgRefs, EnvRefs, {}, 0, &SpawnError);
+  ::close(Pipe[1]);
+  if (Child.Pid <= 0) {
+    ::close(Pipe[0]);
+    return stageError("{}: cannot start: {}", *ValgrindPath, SpawnError);
+  }
+
+  // If Valgrind dies, the pipe closes and the reader reports a truncated stream.
+  CollectorStreamReader Reader(Pipe[0], "the collector stream of " + Opts.Command[0],
+                               /*OwnsFd=*/true);
+  SegmentBuilder Builder(*Image, **Writer);
+  RecordListener Listener(Builder, **Writer);
+  llvm::Error ReadError = Reader.run(Listener);
+  std::string WaitError;
+  llvm::sys::ProcessInfo Done = llvm::sys::Wait(Child, std::nullopt, &WaitError);
+  if (Done.ReturnCode < 0) {
+    llvm::consumeError(std::move(ReadError));
+    return stageError("{}: the traced program was killed ({})", Opts.Command[0],
+                      WaitError.empty() ? "by a signal" : WaitError);
+  }
+  if (ReadError)
+    return ReadError;
+  if (llvm::Error E = Builder.finish())
+    return E;
+  if (llvm::Error E = (*Writer)->finish())
+    return E;
+
+  TraceRecordResult Result;
+  Result.ProgramExitCode = Done.ReturnCode;
+  Result.Instructions = (*Writer)->instructions();
+  Result.Events = (*Writer)->events();
+  uint64_t Size = 0;
+  llvm::sys::fs::file_size(Opts.Output, Size);
+  Result.Bytes = Size;
+  Result.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  return Result;
+}
+
+Json TraceRecordResult::toJSON() const {
+  return Json{{"format", "mlgo-ra.trace-record.summary"},
+              {"version", 1},
+              {"program_exit_code", ProgramExitCode},
+              {"instructions", Instructions},
+              {"events", Events},
+              {"bytes", Bytes},
+              {"seconds", Seconds}};
+}
+
+} // namespace mlgo

@@ -1,0 +1,101 @@
+/// \file
+/// trace show: one pass over a .bbtrace, counting instructions per thread, function,
+/// block and unmapped module.
+#include "SegmentTrace.h"
+#include "Trace.h"
+
+#include <algorithm>
+
+namespace mlgo {
+namespace {
+
+std::vector<std::pair<std::string, uint64_t>>
+hottest(std::map<std::string, uint64_t> Counts, size_t Top) {
+  std::vector<std::pair<std::string, uint64_t>> Sorted(Counts.begin(), Counts.end());
+  std::stable_sort(Sorted.begin(), Sorted.end(),
+                   [](const auto &A, const auto &B) { return A.second > B.second; });
+  if (Sorted.size() > Top)
+    Sorted.resize(Top);
+  return Sorted;
+}
+
+} // namespace
+
+llvm::Expected<TraceSummary> summarizeTrace(llvm::StringRef Path, size_t Top) {
+  auto Reader = SegmentTraceReader::open(Path);
+  if (!Reader)
+    return Reader.takeError();
+  const SegmentTraceHeader &H = (*Reader)->header();
+  TraceSummary S;
+  S.Path = Path.str();
+  S.Binary = H.BinaryPath;
+  S.Identity = H.Identity;
+  std::vector<uint64_t> PerSegment((*Reader)->segments().size());
+  std::map<uint32_t, uint64_t> UnmappedById;
+  uint32_t Thread;
+  SegmentEvent E;
+  for (;;) {
+    auto More = (*Reader)->next(Thread, E);
+    if (!More)
+      return More.takeError();
+    if (!*More)
+      break;
+    ++S.Events;
+    S.InstructionsByThread[Thread] += E.Count;
+    if (E.What == SegmentEvent::Unmapped) {
+      UnmappedById[E.Index] += E.Count;
+      continue;
+    }
+    PerSegment[E.Index] += E.Count;
+    S.MappedInstructions += E.Count;
+    S.PaddingInstructions += E.What == SegmentEvent::Padding ? E.Count : 0;
+    S.PartialSegments += E.What == SegmentEvent::PartialSegment;
+  }
+  S.Instructions = (*Reader)->instructions();
+  for (auto &[Id, Count] : UnmappedById) {
+    const auto &Modules = (*Reader)->modules();
+    S.UnmappedByModule[Id < Modules.size() && !Modules[Id].empty()
+                           ? Modules[Id]
+                           : (Id ? "module " + std::to_string(Id) : "(no module)")] += Count;
+  }
+  std::map<std::string, uint64_t> Functions, Blocks;
+  const auto &Names = (*Reader)->segments();
+  for (size_t I = 0; I < PerSegment.size(); ++I) {
+    if (!PerSegment[I])
+      continue;
+    const TracedFunction &F = H.Functions[Names[I].Function];
+    Functions[F.Key] += PerSegment[I];
+    Blocks[F.Key + " block " + std::to_string(F.Blocks[Names[I].Block].ID)] += PerSegment[I];
+  }
+  S.HotFunctions = hottest(std::move(Functions), Top);
+  S.HotBlocks = hottest(std::move(Blocks), Top);
+  return S;
+}
+
+Json TraceSummary::toJSON() const {
+  auto Pairs = [](const std::vector<std::pair<std::string, uint64_t>> &List) {
+    Json Out = Json::array();
+    for (const auto &[Name, Count] : List)
+      Out.push_back({{"name", Name}, {"instructions", Count}});
+    return Out;
+  };
+  Json Threads = Json::object();
+  for (const auto &[Id, Count] : InstructionsByThread)
+    Threads[std::to_string(Id)] = Count;
+  return Json{{"format", "mlgo-ra.trace-show.summary"},
+              {"version", 1},
+              {"trace", Path},
+              {"binary", Binary},
+              {"identity", Identity},
+              {"instructions", Instructions},
+              {"mapped_instructions", MappedInstructions},
+              {"mapped_share", Instructions ? double(MappedInstructions) / Instructions : 0.0},
+              {"padding_instructions", PaddingInstructions},
+              {"partial_segments", PartialSegments},
+              {"threads", Threads},
+              {"unmapped_by_module", UnmappedByModule},
+              {"hot_functions", Pairs(HotFunctions)},
+              {"hot_blocks", Pairs(HotBlocks)}};
+}
+
+} // namespace mlgo

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# trace record and trace show end to end: real programs under the mlgotrace tool.
+source "$(dirname "$0")/lib.sh"
+
+build="$work/workload"
+"$SRC/examples/build-workload.sh" "$build" >/dev/null || { echo "FAILED: build"; exit 1; }
+app=$build/workload
+
+run "$MLGO_RA" trace record --binary "$app" -o "$work/w.bbtrace" --json -- "$app" 0.25
+check "record succeeds with the program's exit code 0" [ "$code" = 0 ]
+check "the program's output passes through" grep -q "^hash " <<<"$out"
+recorded=$(grep -o '"instructions": [0-9]*' <<<"$out" | grep -o '[0-9]*$')
+check "record --json counts instructions" [ "${recorded:-0}" -gt 1000000 ]
+
+run "$MLGO_RA" trace show "$work/w.bbtrace" --json
+check "show succeeds" [ "$code" = 0 ]
+check "show counts the same instructions" grep -q "\"instructions\": $recorded," <<<"$out"
+check "show names the hottest function" grep -q '"name": "wl_compress_kernel"' <<<"$out"
+
+cat >"$work/io.c" <<'C'
+#include <stdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  char line[64];
+  if (argc > 1 && !strcmp(argv[1], "kill")) raise(SIGKILL);
+  if (fgets(line, sizeof line, stdin)) printf("read %s", line);
+  fprintf(stderr, "to stderr\n");
+  return argc > 1 ? atoi(argv[1]) : 0;
+}
+C
+"$CLANG" -O2 -fbasic-block-address-map "$work/io.c" -o "$work/io" || exit 1
+
+echo hello >"$work/in.txt"
+run "$MLGO_RA" trace record --binary "$work/io" -o "$work/io.bbtrace" -- "$work/io" 3 <"$work/in.txt"
+check "the program's exit code is preserved" [ "$code" = 3 ]
+check "stdin reaches the program and its stdout comes back" [ "$out" = "read hello" ]
+check "its stderr too" grep -q "^to stderr$" <<<"$err"
+check "the trace is written" [ -s "$work/io.bbtrace" ]
+
+run "$MLGO_RA" trace record --binary "$work/io" -o "$work/killed.bbtrace" -- "$work/io" kill
+check "a killed program fails the recording (1)" [ "$code" = 1 ]
+check "with one line saying so" grep -q "^mlgo-ra: error: .*io: the traced program was killed" <<<"$err"
+check "and no trace file" [ -z "$(ls "$work" | grep killed)" ]
+
+"$CLANG" -O2 "$work/io.c" -o "$work/nomap"
+run "$MLGO_RA" trace record --binary "$work/nomap" -o "$work/x.bbtrace" -- "$work/nomap"
+check "a binary without a BB address map is bad input (2)" [ "$code" = 2 ]
+check "named in the error" \
+  [ "$err" = "mlgo-ra: error: $work/nomap: has no BB address map (build it with -fbasic-block-address-map)" ]
+
+head -c 100 "$work/w.bbtrace" >"$work/cut.bbtrace"
+run "$MLGO_RA" trace show "$work/cut.bbtrace"
+check "a truncated trace is bad input (2)" [ "$code" = 2 ]
+check "named in the error" grep -q "^mlgo-ra: error: $work/cut.bbtrace: " <<<"$err"
+finish
