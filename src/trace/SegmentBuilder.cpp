@@ -5,6 +5,8 @@
 #include "SegmentBuilder.h"
 #include "support/Error.h"
 
+#include <algorithm>
+
 namespace mlgo {
 
 SegmentSink::~SegmentSink() = default;
@@ -20,20 +22,27 @@ llvm::Error SegmentBuilder::onModule(const CollectorModule &M) {
 llvm::Error SegmentBuilder::onSuperblock(const CollectorSuperblock &S, uint32_t Index) {
   if (Superblocks.size() <= Index)
     Superblocks.resize(Index + 1);
-  std::vector<Location> &Locations = Superblocks[Index];
+  SuperblockPieces &SB = Superblocks[Index];
   uint64_t Address = S.Address;
-  for (uint8_t Length : S.InstrLengths) {
-    Location L{SegmentEvent::Unmapped, S.ModuleId, 0, Length};
+  SB.InstructionOffsets.push_back(0);
+  for (uint32_t I = 0; I < S.InstrLengths.size(); ++I) {
+    Piece P{SegmentEvent::Unmapped, S.ModuleId, 0, I, 1};
     if (S.ModuleId && S.ModuleId == BinaryModule) {
       uint64_t LinkAddress = Address - Bias;
       if (auto Segment = Image.findSegment(LinkAddress))
-        L = {SegmentEvent::Segment, *Segment,
-             static_cast<uint32_t>(LinkAddress - Image.segments()[*Segment].Address), Length};
+        P = {SegmentEvent::Segment, *Segment,
+             static_cast<uint32_t>(LinkAddress - Image.segments()[*Segment].Address), I, 1};
       else if (auto Before = Image.findSegmentAtOrBefore(LinkAddress))
-        L = {SegmentEvent::Padding, *Before, 0, Length};
+        P = {SegmentEvent::Padding, *Before, 0, I, 1};
     }
-    Locations.push_back(L);
-    Address += Length;
+    // Instructions are contiguous, so one place's instructions form one piece.
+    if (!SB.Pieces.empty() && SB.Pieces.back().What == P.What &&
+        SB.Pieces.back().Index == P.Index)
+      ++SB.Pieces.back().NumInstructions;
+    else
+      SB.Pieces.push_back(P);
+    Address += S.InstrLengths[I];
+    SB.InstructionOffsets.push_back(Address - S.Address);
   }
   return llvm::Error::success();
 }
@@ -51,32 +60,41 @@ llvm::Error SegmentBuilder::flush(uint32_t ThreadId, ThreadState &T) {
   return Sink.onEvent(ThreadId, E);
 }
 
-llvm::Error SegmentBuilder::add(uint32_t ThreadId, ThreadState &T, const Location &L) {
-  SegmentEvent &P = T.Pending;
-  bool Continues = T.Open && P.What == L.What && P.Index == L.Index &&
-                   (L.What != SegmentEvent::Segment || T.NextOffset == L.Offset);
+llvm::Error SegmentBuilder::add(uint32_t ThreadId, ThreadState &T, const Piece &P,
+                                uint32_t Count, uint32_t Bytes) {
+  SegmentEvent &E = T.Pending;
+  bool Continues = T.Open && E.What == P.What && E.Index == P.Index &&
+                   (P.What != SegmentEvent::Segment || T.NextOffset == P.Offset);
   if (!Continues) {
-    if (llvm::Error E = flush(ThreadId, T))
-      return E;
+    if (llvm::Error Err = flush(ThreadId, T))
+      return Err;
     T.Open = true;
-    P = {L.What, L.Index, L.Offset, 0};
-    T.NextOffset = L.Offset;
+    E = {P.What, P.Index, P.Offset, 0};
+    T.NextOffset = P.Offset;
   }
-  ++P.Count;
-  T.NextOffset += L.Length;
+  E.Count += Count;
+  T.NextOffset += Bytes;
   // A segment that reached its end is complete: the next visit starts a new event.
-  if (L.What == SegmentEvent::Segment &&
-      T.NextOffset == Image.segments()[L.Index].Size)
+  if (P.What == SegmentEvent::Segment && T.NextOffset == Image.segments()[P.Index].Size)
     return flush(ThreadId, T);
   return llvm::Error::success();
 }
 
 llvm::Error SegmentBuilder::onRun(const CollectorRun &R) {
-  const std::vector<Location> &Locations = Superblocks[R.SuperblockIndex];
-  ThreadState &T = Threads[R.ThreadId];
-  for (uint32_t I = 0; I < R.NumInstructions; ++I)
-    if (llvm::Error E = add(R.ThreadId, T, Locations[I]))
+  const SuperblockPieces &SB = Superblocks[R.SuperblockIndex];
+  ThreadState &T = R.ThreadId == LastThreadId && LastThread ? *LastThread
+                                                              : Threads[R.ThreadId];
+  LastThreadId = R.ThreadId;
+  LastThread = &T;
+  for (const Piece &P : SB.Pieces) {
+    if (P.FirstInstruction >= R.NumInstructions)
+      break;
+    uint32_t Count = std::min(P.NumInstructions, R.NumInstructions - P.FirstInstruction);
+    uint32_t Bytes = SB.InstructionOffsets[P.FirstInstruction + Count] -
+                     SB.InstructionOffsets[P.FirstInstruction];
+    if (llvm::Error E = add(R.ThreadId, T, P, Count, Bytes))
       return E;
+  }
   return llvm::Error::success();
 }
 

@@ -55,12 +55,18 @@ public:
   uint32_t binaryModule() const { return BinaryModule; }
 
 private:
-  /// Where one superblock instruction lies.
-  struct Location {
+  /// Consecutive instructions of a superblock that lie in one place.
+  struct Piece {
     SegmentEvent::Kind What; ///< Segment (mapped), Padding or Unmapped
     uint32_t Index;          ///< segment, or module for Unmapped
-    uint32_t Offset;         ///< byte offset in the segment
-    uint32_t Length;
+    uint32_t Offset;         ///< byte offset of the first instruction in the segment
+    uint32_t FirstInstruction;
+    uint32_t NumInstructions;
+  };
+  struct SuperblockPieces {
+    std::vector<Piece> Pieces;
+    /// Byte offset of each instruction from the superblock start, and of its end.
+    std::vector<uint32_t> InstructionOffsets;
   };
   struct ThreadState {
     bool Open = false;
@@ -68,15 +74,19 @@ private:
     uint64_t NextOffset = 0; ///< where the open segment continues
   };
 
-  llvm::Error add(uint32_t ThreadId, ThreadState &T, const Location &L);
+  /// Adds the first \p Count instructions of \p P.
+  llvm::Error add(uint32_t ThreadId, ThreadState &T, const Piece &P, uint32_t Count,
+                  uint32_t Bytes);
   llvm::Error flush(uint32_t ThreadId, ThreadState &T);
 
   const CodeImage &Image;
   SegmentSink &Sink;
   uint32_t BinaryModule = 0;
   int64_t Bias = 0;
-  std::vector<std::vector<Location>> Superblocks;
-  std::map<uint32_t, ThreadState> Threads;
+  std::vector<SuperblockPieces> Superblocks;
+  std::map<uint32_t, ThreadState> Threads; ///< node-based: pointers stay valid
+  uint32_t LastThreadId = 0;
+  ThreadState *LastThread = nullptr;
 };
 
 } // namespace mlgo
