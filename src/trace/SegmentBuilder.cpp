@@ -1,7 +1,8 @@
 /// \file
 /// Segment derivation. Each superblock's instructions are located in the CodeImage once,
-/// when it is defined; every run then only walks those locations, merging instructions
-/// into segments, padding and unmapped counts.
+/// when it is defined, and grouped into pieces (consecutive instructions in one place);
+/// every run then only walks its pieces, merging them into segments, padding and
+/// unmapped counts.
 #include "SegmentBuilder.h"
 #include "support/Error.h"
 

@@ -95,7 +95,6 @@ SegmentTraceWriter::create(llvm::StringRef Path, const SegmentTraceHeader &Heade
   if (EC)
     return stageError("{}: cannot create: {}", W->TempPath, EC.message());
   llvm::sys::RemoveFileOnSignal(W->TempPath);
-  W->Header = &Header;
   W->I->File->write(Magic, sizeof(Magic));
   uint32_t Version = llvm::support::endian::byte_swap(SegmentTraceWriter::Version,
                                                       llvm::endianness::little);
@@ -199,6 +198,8 @@ struct SegmentTraceReader::Impl {
   ZSTD_DCtx *Ctx = ZSTD_createDCtx();
   std::FILE *File = nullptr;
   std::vector<char> In = std::vector<char>(ZSTD_DStreamInSize());
+  /// Decompressed output, reused: need() runs once per record.
+  std::vector<char> Out = std::vector<char>(ZSTD_DStreamOutSize());
   ZSTD_inBuffer InBuf{nullptr, 0, 0};
   bool FileEnded = false;
   ~Impl() {
@@ -219,7 +220,7 @@ llvm::Error SegmentTraceReader::need(size_t N) {
     Buf.erase(Buf.begin(), Buf.begin() + Pos);
     Pos = 0;
   }
-  std::vector<char> Out(ZSTD_DStreamOutSize());
+  std::vector<char> &Out = I->Out;
   while (Buf.size() - Pos < N) {
     if (I->InBuf.pos == I->InBuf.size) {
       if (I->FileEnded)
@@ -343,14 +344,15 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
                : Tag == TagPadding ? SegmentEvent::Padding
                                    : SegmentEvent::Unmapped;
       uint64_t Index = C.varint();
-      E.Index = Index;
       E.Offset = Tag == TagPartial ? C.varint() : 0;
-      E.Count = Tag == TagSegment && Index < Segments.size() ? Segments[Index].Instructions
-                                                              : C.varint();
+      // A whole segment's instruction count is in the header, not in the record.
+      uint64_t Count = Tag == TagSegment ? 0 : C.varint();
       if (C.Short)
         return corrupt("truncated: no end record (was the recording interrupted?)");
       if (Tag != TagUnmapped && Index >= Segments.size())
         return corrupt(fmt::format("segment {} is not in the header", Index));
+      E.Index = Index;
+      E.Count = Tag == TagSegment ? Segments[Index].Instructions : Count;
       Pos = C.P - Buf.data();
       Thread = ThreadId;
       Instructions += E.Count;

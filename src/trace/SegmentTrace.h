@@ -78,7 +78,6 @@ private:
   bool HaveThread = false;
   uint64_t Instructions = 0, Events = 0;
   std::vector<bool> DefinedModules;
-  const SegmentTraceHeader *Header = nullptr;
 };
 
 /// Reads a .bbtrace incrementally.

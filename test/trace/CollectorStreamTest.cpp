@@ -4,6 +4,7 @@
 /// instruction count must equal Lackey's.
 #include "CollectorStream.h"
 #include "TestSupport.h"
+#include "support/ByteCursor.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -49,11 +50,6 @@ struct Counter : CollectorStreamListener {
 
 // --- Hand-made streams -------------------------------------------------------------
 
-void putVarint(std::string &S, uint64_t V) {
-  for (; V >= 0x80; V >>= 7)
-    S.push_back(char(V | 0x80));
-  S.push_back(char(V));
-}
 
 std::string header(uint32_t Version = 1) {
   std::string S = "MLGOTRCE";
@@ -67,33 +63,33 @@ std::string header(uint32_t Version = 1) {
 /// side exit after 2; thread 1 runs it to the end, thread 2 leaves at the side exit.
 std::string smallStream() {
   std::string S = header();
-  putVarint(S, 1); // module
-  putVarint(S, 1);
+  appendVarint(S, 1); // module
+  appendVarint(S, 1);
   S.push_back(1);
-  putVarint(S, 0x109000);
-  putVarint(S, 0x100);
-  putVarint(S, 0x108000 << 1); // zigzag
-  putVarint(S, 4);
+  appendVarint(S, 0x109000);
+  appendVarint(S, 0x100);
+  appendVarint(S, 0x108000 << 1); // zigzag
+  appendVarint(S, 4);
   S += "/bin";
-  putVarint(S, 2); // superblock
-  putVarint(S, 0);
-  putVarint(S, 0x109000);
-  putVarint(S, 1);
-  putVarint(S, 3);
+  appendVarint(S, 2); // superblock
+  appendVarint(S, 0);
+  appendVarint(S, 0x109000);
+  appendVarint(S, 1);
+  appendVarint(S, 3);
   S += std::string("\x01\x02\x01", 3);
   S += std::string("\x90\x74\x00\xc3", 4);
-  putVarint(S, 2);
+  appendVarint(S, 2);
   S += std::string("\x02\x03", 2);
-  putVarint(S, 3); // thread 1
-  putVarint(S, 1);
-  putVarint(S, 16 + 1); // run through the final exit
-  putVarint(S, 16 + 1);
-  putVarint(S, 3); // thread 2
-  putVarint(S, 2);
-  putVarint(S, 16 + 0); // run through the side exit
-  putVarint(S, 0); // end: 8 instructions in 3 runs
-  putVarint(S, 8);
-  putVarint(S, 3);
+  appendVarint(S, 3); // thread 1
+  appendVarint(S, 1);
+  appendVarint(S, 16 + 1); // run through the final exit
+  appendVarint(S, 16 + 1);
+  appendVarint(S, 3); // thread 2
+  appendVarint(S, 2);
+  appendVarint(S, 16 + 0); // run through the side exit
+  appendVarint(S, 0); // end: 8 instructions in 3 runs
+  appendVarint(S, 8);
+  appendVarint(S, 3);
   return S;
 }
 
