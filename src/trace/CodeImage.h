@@ -7,16 +7,24 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+namespace llvm {
+class MemoryBuffer;
+}
+
 namespace mlgo {
 
 struct CodeSegment {
-  uint64_t Address; ///< virtual address in the file (before any load bias)
+  /// Virtual address in the binary (before any load bias); in objects, an address the
+  /// image gives each text section (objects are not linked).
+  uint64_t Address;
   uint32_t Size;    ///< bytes
   uint32_t NumInstructions;
   uint32_t Block;   ///< index into CodeImage::blocks()
@@ -50,10 +58,22 @@ public:
   /// mapped blocks. LLVM's targets must be initialized. A binary without a BB address
   /// map, or whose map cannot be read, is an InputError naming it.
   static llvm::Expected<CodeImage> loadBinary(llvm::StringRef Path);
+  /// Loads the code of relocatable objects (one per module, with or without
+  /// -ffunction-sections) as if linked: each text section gets its own addresses.
+  /// \p Name names the set in messages (e.g. their directory). Functions that several
+  /// objects define (inline functions) are taken from the first.
+  static llvm::Expected<CodeImage> loadObjects(llvm::ArrayRef<std::string> Paths,
+                                               llvm::StringRef Name);
+  /// A linked binary, or a directory whose *.o files (searched recursively, in path
+  /// order) are the objects of a variant.
+  static llvm::Expected<CodeImage> load(llvm::StringRef Path);
 
   const std::string &path() const { return Path; }
-  /// "build-id:<hex>" when the binary has a GNU build ID, else "xxh3:<hex>" of its bytes.
+  /// "build-id:<hex>" when the binary has a GNU build ID, else "xxh3:<hex>" of its bytes;
+  /// for objects, "objects:xxh3:<hex>" of all their bytes.
   const std::string &identity() const { return Identity; }
+  /// The target triple of the code, e.g. "x86_64-unknown-linux-gnu".
+  const std::string &triple() const { return Triple; }
 
   llvm::ArrayRef<CodeFunction> functions() const { return Functions; }
   llvm::ArrayRef<CodeBlock> blocks() const { return Blocks; }
@@ -65,11 +85,33 @@ public:
   /// extent (for alignment padding between blocks), if any.
   std::optional<uint32_t> findSegmentAtOrBefore(uint64_t Address) const;
 
+  /// The function with CodeFunction::key() \p Key, if any.
+  std::optional<uint32_t> findFunction(llvm::StringRef Key) const;
+
+  /// The code bytes of a segment.
+  llvm::ArrayRef<uint8_t> code(const CodeSegment &S) const {
+    return code(S.Address, S.Size);
+  }
+  /// The bytes at [Address, Address + Size), or none if they are not all code.
+  llvm::ArrayRef<uint8_t> code(uint64_t Address, uint64_t Size) const;
+  /// The bytes between the end of segment \p Segment and the next segment of its
+  /// function (alignment padding that execution may fall through), possibly none.
+  llvm::ArrayRef<uint8_t> paddingAfter(uint32_t Segment) const;
+
   uint64_t totalInstructions() const;
 
 private:
   std::string Path;
   std::string Identity;
+  std::string Triple;
+  /// The files the code points into; shared so that an image may be copied.
+  std::vector<std::shared_ptr<llvm::MemoryBuffer>> Buffers;
+  struct TextRange {
+    uint64_t Address;
+    llvm::StringRef Bytes;
+  };
+  std::vector<TextRange> Texts; ///< sorted by Address
+  llvm::StringMap<uint32_t> FunctionsByKey;
   std::vector<CodeFunction> Functions;
   std::vector<CodeBlock> Blocks;
   std::vector<CodeSegment> Segments; ///< in block order

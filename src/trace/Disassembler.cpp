@@ -33,18 +33,26 @@ llvm::Expected<std::unique_ptr<Disassembler>> Disassembler::create(const llvm::T
   return D;
 }
 
-std::optional<DecodedInstruction> Disassembler::decode(llvm::ArrayRef<uint8_t> Bytes,
-                                                       uint64_t Address) const {
-  llvm::MCInst Inst;
+std::optional<uint32_t> Disassembler::decode(llvm::ArrayRef<uint8_t> Bytes,
+                                             uint64_t Address, llvm::MCInst &Inst) const {
   uint64_t Size = 0;
   if (Bytes.empty() ||
       Dis->getInstruction(Inst, Size, Bytes, Address, llvm::nulls()) !=
           llvm::MCDisassembler::Success ||
       Size == 0)
     return std::nullopt;
+  return static_cast<uint32_t>(Size);
+}
+
+std::optional<DecodedInstruction> Disassembler::decode(llvm::ArrayRef<uint8_t> Bytes,
+                                                       uint64_t Address) const {
+  llvm::MCInst Inst;
+  auto Size = decode(Bytes, Address, Inst);
+  if (!Size)
+    return std::nullopt;
   const llvm::MCInstrDesc &Desc = MII->get(Inst.getOpcode());
   bool Ends = Desc.isCall() || Desc.isBranch() || Desc.isReturn() || Desc.isTerminator();
-  return DecodedInstruction{static_cast<uint32_t>(Size), Ends};
+  return DecodedInstruction{*Size, Ends};
 }
 
 } // namespace mlgo

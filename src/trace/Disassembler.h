@@ -31,6 +31,9 @@ public:
   /// Decodes the instruction at the start of \p Bytes; std::nullopt if invalid.
   std::optional<DecodedInstruction> decode(llvm::ArrayRef<uint8_t> Bytes,
                                            uint64_t Address) const;
+  /// Decodes into \p Inst; its size, or std::nullopt if invalid.
+  std::optional<uint32_t> decode(llvm::ArrayRef<uint8_t> Bytes, uint64_t Address,
+                                 llvm::MCInst &Inst) const;
 
 private:
   std::unique_ptr<const llvm::MCRegisterInfo> MRI;

@@ -161,3 +161,53 @@ TEST_CASE("binaries the trace cannot use are rejected with the reason", "[trace]
   CHECK_THAT(requireError(CodeImage::loadBinary(Dir + "/junk")),
              Catch::StartsWith(Dir + "/junk: not a readable object file"));
 }
+
+namespace {
+
+/// Per function key: its block IDs and each block's segment sizes, in layout order.
+std::map<std::string, std::vector<std::pair<uint32_t, std::vector<uint32_t>>>>
+layout(const CodeImage &Image) {
+  std::map<std::string, std::vector<std::pair<uint32_t, std::vector<uint32_t>>>> Layout;
+  for (const CodeFunction &F : Image.functions())
+    for (uint32_t B = F.FirstBlock; B < F.FirstBlock + F.NumBlocks; ++B) {
+      const CodeBlock &Block = Image.blocks()[B];
+      std::vector<uint32_t> Sizes;
+      for (uint32_t S = Block.FirstSegment; S < Block.FirstSegment + Block.NumSegments; ++S)
+        Sizes.push_back(Image.segments()[S].Size);
+      Layout[F.key()].push_back({Block.ID, Sizes});
+    }
+  return Layout;
+}
+
+} // namespace
+
+TEST_CASE("objects give the same functions, blocks and segments as their link",
+          "[trace]") {
+  initializeTargets();
+  for (const char *Extra : {"", " -ffunction-sections"}) {
+    std::string Dir = makeTempDir("image");
+    buildProgram(Dir, MapFlags);
+    CommandResult R = runShell(std::string(ClangPath) + " " + MapFlags + Extra +
+                                   " -c a.c b.c && mkdir objs && mv a.o b.o objs/ && " +
+                                   ClangPath + " objs/a.o objs/b.o -o linked", Dir);
+    INFO(R.Output);
+    REQUIRE(R.ExitCode == 0);
+    CodeImage Objects = requireOk(CodeImage::load(Dir + "/objs"));
+    CodeImage Linked = requireOk(CodeImage::load(Dir + "/linked"));
+    CHECK(layout(Objects) == layout(Linked));
+    CHECK(Objects.totalInstructions() == Linked.totalInstructions());
+    CHECK(Objects.findFunction("b.c:helper").has_value());
+    CHECK_THAT(Objects.identity(), Catch::StartsWith("objects:xxh3:"));
+    CHECK(Objects.triple() == Linked.triple());
+  }
+}
+
+TEST_CASE("a directory without objects, or objects without a map, is rejected", "[trace]") {
+  initializeTargets();
+  std::string Dir = makeTempDir("image");
+  CHECK(requireError(CodeImage::load(Dir)) == Dir + ": holds no object files (*.o)");
+  writeFile(Dir + "/a.c", "int f(int x) { return x + 1; }\n");
+  REQUIRE(runShell(std::string(ClangPath) + " -O2 -c a.c -o a.o", Dir).ExitCode == 0);
+  CHECK(requireError(CodeImage::load(Dir)) ==
+        Dir + "/a.o: has no BB address map (build it with -fbasic-block-address-map)");
+}

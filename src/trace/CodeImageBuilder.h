@@ -1,0 +1,62 @@
+/// \file
+/// Filling a CodeImage from an ELF file's BB address maps, function symbols and code.
+/// Shared by the loader of linked binaries (CodeImage.cpp) and the loader of
+/// relocatable objects (CodeImageObjects.cpp).
+#pragma once
+
+#include "CodeImage.h"
+#include "Disassembler.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Object/ELFObjectFile.h"
+
+namespace mlgo {
+
+struct FunctionSymbol {
+  std::string Name;
+  std::string File; ///< empty for global symbols
+};
+
+/// Function symbols by image address; a local symbol takes the name of the STT_FILE
+/// symbol before it. When several symbols share an address, a global one wins (aliases
+/// of a local). In a relocatable object symbol values are section offsets:
+/// \p SectionBases gives the image address of each text section there (null for a
+/// linked binary, whose symbol values are addresses).
+llvm::DenseMap<uint64_t, FunctionSymbol>
+readFunctionSymbols(const llvm::object::ELFObjectFileBase &Obj,
+                    const llvm::DenseMap<uint64_t, uint64_t> *SectionBases);
+
+/// The identity of a linked binary: its GNU build ID, else a hash of its bytes.
+std::string readIdentity(const llvm::object::ObjectFile &Obj, llvm::StringRef FileBytes);
+
+/// Fills a CodeImage; a class so that it may touch CodeImage's private members.
+class CodeImageBuilder {
+public:
+  CodeImageBuilder(CodeImage &Image, const Disassembler &Dis) : Image(Image), Dis(Dis) {}
+
+  /// Keeps \p Buffer alive as long as the image, for the code that points into it.
+  void keep(std::shared_ptr<llvm::MemoryBuffer> Buffer);
+  /// \p Bytes (inside a kept buffer) are the code at image address \p Address.
+  void addText(uint64_t Address, llvm::StringRef Bytes);
+  /// Adds the functions of \p Maps, whose addresses are \p Bias below image addresses,
+  /// in address order. A function whose key is already in the image is skipped: objects
+  /// may each hold a copy of an inline function, of which a link keeps one.
+  llvm::Error addFunctions(std::vector<llvm::object::BBAddrMap> Maps,
+                           const llvm::DenseMap<uint64_t, FunctionSymbol> &Symbols,
+                           uint64_t Bias = 0);
+  /// Builds the lookup tables; call once after the last addFunctions.
+  void finish();
+
+private:
+  llvm::Error addFunction(const llvm::object::BBAddrMap &Map, const FunctionSymbol &Sym,
+                          uint64_t Bias);
+  llvm::Error addBlock(uint32_t FunctionIndex, uint32_t ID, uint64_t Address,
+                       uint32_t Size);
+
+  CodeImage &Image;
+  const Disassembler &Dis;
+  llvm::StringSet<> Keys;
+};
+
+} // namespace mlgo
