@@ -22,6 +22,7 @@ struct Subcommand {
 const Subcommand Subcommands[] = {
     {mlgo::addExtractCorpusCommand, false},
     {mlgo::addTraceCommand, true},
+    {mlgo::addReplayCommand, true},
 };
 
 std::string versionText() {
@@ -61,6 +62,7 @@ int main(int Argc, char **Argv) {
       llvm::InitializeAllTargetInfos();
       llvm::InitializeAllTargetMCs();
       llvm::InitializeAllDisassemblers();
+      llvm::InitializeAllTargetMCAs();
     }
     return Handles[I].Run();
   }

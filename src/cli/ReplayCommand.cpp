@@ -1,0 +1,157 @@
+/// \file
+/// mlgo-ra replay: options → ReplayOptions → runReplay (one variant) or compareReplays
+/// (baseline and candidate), printed as text or JSON; --fail-if-slower for CI.
+#include "Commands.h"
+#include "ExitCode.h"
+#include "replay/Replay.h"
+
+#include "llvm/Support/raw_ostream.h"
+#include <fmt/format.h>
+#include <optional>
+
+namespace mlgo {
+namespace {
+
+struct ReplayFlags {
+  ReplayOptions Options;
+  std::string Code, Baseline, Candidate;
+  std::optional<double> FailIfSlower;
+  size_t Top = 10;
+  bool Json = false;
+};
+
+std::string describeModeled(const ReplayResult &R) {
+  return fmt::format("{:.2f}% of {} traced instructions (unmapped {}: {}{})",
+                     100 * R.modeledShare(), R.TraceInstructions, R.UnmappedInstructions,
+                     R.Unmapped == UnmappedPolicy::Skip ? "skipped" : "replayed",
+                     R.PartialSegments ? fmt::format(", {} partial segments",
+                                                     R.PartialSegments)
+                                       : "");
+}
+
+void printMismatches(const ReplayResult &R, llvm::StringRef Role) {
+  for (const FunctionMismatch &M : R.Mismatches)
+    llvm::outs() << fmt::format("  {} runs the baseline's {} ({})\n", Role, M.Function,
+                                M.Reason);
+}
+
+int replayOne(const ReplayFlags &F) {
+  auto R = runReplay(F.Options, F.Code);
+  if (!R)
+    return reportError(R.takeError());
+  if (F.Json) {
+    llvm::outs() << dumpJson(R->toJSON()) << "\n";
+    return Success;
+  }
+  llvm::outs() << fmt::format("replay of {} on {}\n  cpu        {} ({})\n"
+                              "  predicted  {} cycles, {} instructions, IPC {:.3f}\n"
+                              "  modeled    {}\n",
+                              F.Options.Trace, R->Code, R->CPU, R->Triple, R->Cycles,
+                              R->Instructions, R->ipc(), describeModeled(*R));
+  printMismatches(*R, "the variant");
+  llvm::outs() << "  cycles by function:\n";
+  for (size_t I = 0; I < R->Functions.size() && I < F.Top; ++I) {
+    const FunctionCost &C = R->Functions[I];
+    llvm::outs() << fmt::format("    {:14}  {:6.2f}%  {}\n", C.Cycles,
+                                R->Cycles ? 100.0 * C.Cycles / R->Cycles : 0, C.Function);
+  }
+  return Success;
+}
+
+int compare(const ReplayFlags &F) {
+  auto C = compareReplays(F.Options, F.Baseline, F.Candidate);
+  if (!C)
+    return reportError(C.takeError());
+  double Percent = 100 * C->speedup();
+  bool Regressed = F.FailIfSlower && -Percent > *F.FailIfSlower;
+  if (F.Json) {
+    Json Out = C->toJSON();
+    if (F.FailIfSlower)
+      Out["fail_if_slower_percent"] = *F.FailIfSlower;
+    Out["regressed"] = Regressed;
+    llvm::outs() << dumpJson(Out) << "\n";
+  } else {
+    llvm::outs() << fmt::format(
+        "replay of {} ({}, {})\n  baseline   {}: {} cycles, IPC {:.3f}\n"
+        "  candidate  {}: {} cycles, IPC {:.3f}\n  modeled    {}\n"
+        "  predicted speedup {:+.3f}% ({})\n",
+        F.Options.Trace, C->Baseline.CPU, C->Baseline.Triple, C->Baseline.Code,
+        C->Baseline.Cycles, C->Baseline.ipc(), C->Candidate.Code, C->Candidate.Cycles,
+        C->Candidate.ipc(), describeModeled(C->Candidate), Percent,
+        Percent > 0 ? "candidate faster" : Percent < 0 ? "candidate slower" : "no change");
+    printMismatches(C->Candidate, "the candidate");
+    llvm::outs() << fmt::format("  {:>14}  {:>14}  {:>12}  function (largest change first)\n",
+                                "baseline", "candidate", "delta");
+    std::vector<FunctionDelta> Deltas = C->deltas();
+    for (size_t I = 0; I < Deltas.size() && I < F.Top; ++I)
+      llvm::outs() << fmt::format("  {:14}  {:14}  {:+12}  {}\n", Deltas[I].BaselineCycles,
+                                  Deltas[I].CandidateCycles, Deltas[I].delta(),
+                                  Deltas[I].Function);
+  }
+  if (Regressed) {
+    llvm::errs() << fmt::format("mlgo-ra: the candidate is predicted {:.3f}% slower, more "
+                                "than --fail-if-slower {}%\n",
+                                -Percent, *F.FailIfSlower);
+    return Failure;
+  }
+  return Success;
+}
+
+} // namespace
+
+CommandHandle addReplayCommand(CLI::App &Parent) {
+  auto Flags = std::make_shared<ReplayFlags>();
+  CLI::App *Cmd = Parent.add_subcommand(
+      "replay",
+      "Predict cycles by refilling a segment trace with a variant's code and simulating it "
+      "with LLVM MCA; with --baseline and --candidate, the predicted speedup of one over "
+      "the other.");
+  Cmd->add_option("--trace", Flags->Options.Trace, "The .bbtrace (from 'mlgo-ra trace')")
+      ->required();
+  CLI::Option *Code = Cmd->add_option(
+      "--code", Flags->Code, "The variant to replay: a binary or a directory of objects");
+  CLI::Option *Baseline = Cmd->add_option(
+      "--baseline", Flags->Baseline,
+      "The baseline: the traced binary, or a directory of objects");
+  CLI::Option *Candidate = Cmd->add_option(
+      "--candidate", Flags->Candidate, "The candidate: a binary or a directory of objects");
+  Code->excludes(Baseline)->excludes(Candidate);
+  Baseline->needs(Candidate);
+  Candidate->needs(Baseline);
+  Cmd->add_option("--mcpu", Flags->Options.CPU, "The CPU that MCA models")
+      ->capture_default_str();
+  Cmd->add_option("--mtriple", Flags->Options.Triple,
+                  "The target triple (default: the code's)");
+  Cmd->add_option("--on-cfg-mismatch", Flags->Options.OnCfgMismatch,
+                  "What to do with traced functions the variant lacks or whose blocks "
+                  "changed: fail, or run the baseline's code for them")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, CfgMismatchPolicy>{
+              {"fail", CfgMismatchPolicy::Fail}, {"baseline", CfgMismatchPolicy::UseBaseline}},
+          CLI::ignore_case))
+      ->default_str("fail");
+  Cmd->add_option("--unmapped", Flags->Options.Unmapped,
+                  "Instructions traced outside mapped code: skip them, or replay their "
+                  "recorded bytes")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, UnmappedPolicy>{{"skip", UnmappedPolicy::Skip},
+                                                {"replay", UnmappedPolicy::Replay}},
+          CLI::ignore_case))
+      ->default_str("skip");
+  Cmd->add_option("--fail-if-slower", Flags->FailIfSlower,
+                  "Exit 1 if the candidate is predicted slower than the baseline by more "
+                  "than PCT percent")
+      ->needs(Candidate)
+      ->check(CLI::NonNegativeNumber);
+  Cmd->add_option("--top", Flags->Top, "How many functions to list")->capture_default_str();
+  Cmd->add_flag("--json", Flags->Json, "Print the result as JSON on stdout");
+  Cmd->callback([Cmd, Code] {
+    if (!Code->count() && !Cmd->count("--baseline"))
+      throw CLI::RequiredError("--code or --baseline with --candidate");
+  });
+  return {Cmd, [Flags] {
+            return Flags->Code.empty() ? compare(*Flags) : replayOne(*Flags);
+          }};
+}
+
+} // namespace mlgo

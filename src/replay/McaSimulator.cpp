@@ -1,0 +1,217 @@
+/// \file
+/// A streaming MCA pipeline: batches, pauses, instruction recycling and per-function
+/// cycle attribution.
+#include "McaSimulator.h"
+#include "support/Error.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/MCA/Context.h"
+#include "llvm/MCA/CustomBehaviour.h"
+#include "llvm/MCA/HWEventListener.h"
+#include "llvm/MCA/IncrementalSourceMgr.h"
+#include "llvm/MCA/InstrBuilder.h"
+#include "llvm/MCA/Pipeline.h"
+#include "llvm/MCA/Stages/Stage.h"
+#include "llvm/TargetParser/Triple.h"
+#include <deque>
+#include <fcntl.h>
+#include <mutex>
+#include <unistd.h>
+
+namespace mlgo {
+
+namespace {
+
+/// Instructions queued before the pipeline runs: large enough to amortize a pause,
+/// small enough to keep memory flat.
+constexpr uint32_t BatchSize = 4096;
+
+/// The latency MCA gives a call. llvm-mca assumes 100 cycles because it cannot see the
+/// callee; a trace holds the callee's instructions, so a call costs like a jump.
+constexpr unsigned CallLatency = 1;
+
+/// Runs \p F with stderr sent to /dev/null. InstrBuilder warns on stderr the first time
+/// it sees a call or a return ("call instructions are not correctly modeled"), which
+/// replay models on purpose; there is no option to turn that off.
+template <typename Fn> auto withoutStderr(Fn F) {
+  static std::mutex Lock;
+  std::lock_guard<std::mutex> Guard(Lock);
+  llvm::errs().flush();
+  int Saved = ::dup(STDERR_FILENO);
+  int Null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (Saved >= 0 && Null >= 0)
+    ::dup2(Null, STDERR_FILENO);
+  auto Result = F();
+  llvm::errs().flush();
+  if (Saved >= 0 && Null >= 0)
+    ::dup2(Saved, STDERR_FILENO);
+  if (Null >= 0)
+    ::close(Null);
+  if (Saved >= 0)
+    ::close(Saved);
+  return Result;
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<McaTarget>> McaTarget::create(llvm::StringRef Triple,
+                                                             llvm::StringRef CPU) {
+  llvm::Triple TT(Triple);
+  std::string Why;
+  auto Target = std::unique_ptr<McaTarget>(new McaTarget());
+  Target->T = llvm::TargetRegistry::lookupTarget(TT, Why);
+  if (!Target->T)
+    return inputError("--mtriple", "no LLVM target for '{}': {}", Triple, Why);
+  Target->MRI.reset(Target->T->createMCRegInfo(TT));
+  Target->STI.reset(Target->T->createMCSubtargetInfo(TT, CPU, ""));
+  Target->MCII.reset(Target->T->createMCInstrInfo());
+  if (!Target->MRI || !Target->STI || !Target->MCII)
+    return stageError("incomplete LLVM target for {}", Triple);
+  if (!Target->STI->isCPUStringValid(CPU))
+    return inputError("--mcpu", "'{}' is not a CPU that LLVM knows for {}", CPU, Triple);
+  if (!Target->STI->getSchedModel().hasInstrSchedModel())
+    return inputError("--mcpu", "'{}' has no scheduling model to simulate", CPU);
+  Target->MCIA.reset(Target->T->createMCInstrAnalysis(Target->MCII.get()));
+  return Target;
+}
+
+/// Forwards the pipeline's retirements and cycle ends to the simulator.
+class McaSimulator::RetireListener : public llvm::mca::HWEventListener {
+public:
+  explicit RetireListener(McaSimulator &Sim) : Sim(Sim) {}
+  void onCycleEnd() override { Sim.onCycleEnd(); }
+  void onEvent(const llvm::mca::HWInstructionEvent &E) override {
+    if (E.Type == llvm::mca::HWInstructionEvent::Retired)
+      Sim.onRetire();
+  }
+
+private:
+  McaSimulator &Sim;
+};
+
+struct McaSimulator::Impl {
+  explicit Impl(const McaTarget &T)
+      : InstrInfo(T.instrInfo()), Context(T.registerInfo(), T.subtarget()) {
+    Instruments.reset(T.target().createInstrumentManager(T.subtarget(), T.instrInfo()));
+    if (!Instruments)
+      Instruments = std::make_unique<llvm::mca::InstrumentManager>(T.subtarget(),
+                                                                   T.instrInfo());
+    Builder = std::make_unique<llvm::mca::InstrBuilder>(
+        T.subtarget(), T.instrInfo(), T.registerInfo(), T.instrAnalysis(), *Instruments,
+        CallLatency);
+    Behaviour.reset(T.target().createCustomBehaviour(T.subtarget(), Source, T.instrInfo()));
+    if (!Behaviour)
+      Behaviour = std::make_unique<llvm::mca::CustomBehaviour>(T.subtarget(), Source,
+                                                               T.instrInfo());
+    // llvm-mca's defaults: sizes from the scheduling model, loads and stores not
+    // aliasing (a trace has no addresses).
+    llvm::mca::PipelineOptions Options(0, 0, 0, 0, 0, 0, /*NoAlias=*/true);
+    Pipeline = Context.createDefaultPipeline(Options, Source, *Behaviour);
+
+    Source.setOnInstFreedCallback(
+        [this](llvm::mca::Instruction *I) { Free[&I->getDesc()].push_back(I); });
+    Builder->setInstRecycleCallback(
+        [this](const llvm::mca::InstrDesc &D) -> llvm::mca::Instruction * {
+          auto It = Free.find(&D);
+          if (It == Free.end() || It->second.empty())
+            return nullptr;
+          return It->second.pop_back_val();
+        });
+  }
+
+  const llvm::MCInstrInfo &InstrInfo;
+  std::unique_ptr<llvm::mca::InstrumentManager> Instruments;
+  std::unique_ptr<llvm::mca::InstrBuilder> Builder;
+  llvm::mca::IncrementalSourceMgr Source;
+  std::unique_ptr<llvm::mca::CustomBehaviour> Behaviour;
+  llvm::mca::Context Context;
+  std::unique_ptr<llvm::mca::Pipeline> Pipeline;
+  std::unique_ptr<RetireListener> Listener;
+  const llvm::SmallVector<llvm::mca::Instrument *> NoInstruments;
+  /// Instructions the pipeline is done with, by descriptor, for reuse.
+  llvm::DenseMap<const llvm::mca::InstrDesc *, llvm::SmallVector<llvm::mca::Instruction *, 8>>
+      Free;
+  /// The functions of queued, not yet retired instructions: (function, count) runs,
+  /// oldest first. Instructions retire in order.
+  std::deque<std::pair<uint32_t, uint32_t>> Unretired;
+};
+
+McaSimulator::McaSimulator(const McaTarget &Target, uint32_t NumFunctions)
+    : I(std::make_unique<Impl>(Target)), FunctionCycles(NumFunctions),
+      FunctionInstructions(NumFunctions) {
+  I->Listener = std::make_unique<RetireListener>(*this);
+  I->Pipeline->addEventListener(I->Listener.get());
+}
+
+McaSimulator::~McaSimulator() = default;
+
+void McaSimulator::onRetire() {
+  auto &Oldest = I->Unretired.front();
+  uint32_t Function = Oldest.first;
+  if (--Oldest.second == 0)
+    I->Unretired.pop_front();
+  ++Retired;
+  ++FunctionInstructions[Function];
+  LastRetiredFunction = Function;
+  // Retirement happens within the current cycle, so Cycles + 1 have passed.
+  FunctionCycles[Function] += Cycles + 1 - Attributed;
+  Attributed = Cycles + 1;
+}
+
+llvm::Error McaSimulator::add(const RefilledCode &Code) {
+  uint32_t Added = 0;
+  for (const llvm::MCInst &Inst : Code.Instructions) {
+    auto Create = [&] { return I->Builder->createInstruction(Inst, I->NoInstruments); };
+    const llvm::MCInstrDesc &Desc = I->InstrInfo.get(Inst.getOpcode());
+    bool Warns = (Desc.isCall() && !SeenCall) || (Desc.isReturn() && !SeenReturn);
+    if (Warns) {
+      SeenCall |= Desc.isCall();
+      SeenReturn |= Desc.isReturn();
+    }
+    auto New = Warns ? withoutStderr(Create) : Create();
+    if (New) {
+      I->Source.addInst(std::move(*New));
+    } else {
+      llvm::Error Rest = llvm::handleErrors(
+          New.takeError(),
+          [&](const llvm::mca::RecycledInstErr &R) { I->Source.addRecycledInst(R.getInst()); });
+      if (Rest)
+        return stageError("MCA cannot model an instruction at {:#x}: {}",
+                          Code.Addresses[Added], llvm::toString(std::move(Rest)));
+    }
+    ++Added;
+  }
+  if (!I->Unretired.empty() && I->Unretired.back().first == Code.Function)
+    I->Unretired.back().second += Added;
+  else if (Added)
+    I->Unretired.push_back({Code.Function, Added});
+  Pending += Added;
+  return Pending >= BatchSize ? run() : llvm::Error::success();
+}
+
+llvm::Error McaSimulator::run() {
+  Pending = 0;
+  auto Ran = I->Pipeline->run();
+  if (Ran)
+    return llvm::Error::success();
+  // Running out of queued instructions pauses the pipeline; it resumes mid-cycle.
+  llvm::Error Rest =
+      llvm::handleErrors(Ran.takeError(), [](const llvm::mca::InstStreamPause &) {});
+  if (Rest)
+    return stageError("MCA: {}", llvm::toString(std::move(Rest)));
+  return llvm::Error::success();
+}
+
+llvm::Error McaSimulator::finish() {
+  I->Source.endOfStream();
+  if (llvm::Error E = run())
+    return E;
+  if (Retired && Attributed < Cycles) { // cycles after the last retirement
+    FunctionCycles[LastRetiredFunction] += Cycles - Attributed;
+    Attributed = Cycles;
+  }
+  return llvm::Error::success();
+}
+
+} // namespace mlgo

@@ -1,0 +1,79 @@
+/// \file
+/// LLVM MCA as a streaming CPU model. Instructions are added as the trace is refilled;
+/// the pipeline runs whenever a batch is ready and pauses when it runs dry
+/// (IncrementalSourceMgr), and mca::Instructions are recycled, so memory stays bounded
+/// whatever the trace length. Each retired instruction's cycles are attributed to its
+/// function.
+#pragma once
+
+#include "Refill.h"
+
+#include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <vector>
+
+namespace mlgo {
+
+/// The MC objects that describe one CPU of one target; shared by simulators.
+class McaTarget {
+public:
+  /// Fails with an InputError for an unknown triple, an unknown CPU, or a CPU without a
+  /// scheduling model.
+  static llvm::Expected<std::unique_ptr<McaTarget>> create(llvm::StringRef Triple,
+                                                           llvm::StringRef CPU);
+  const llvm::Target &target() const { return *T; }
+  const llvm::MCSubtargetInfo &subtarget() const { return *STI; }
+  const llvm::MCInstrInfo &instrInfo() const { return *MCII; }
+  const llvm::MCRegisterInfo &registerInfo() const { return *MRI; }
+  const llvm::MCInstrAnalysis *instrAnalysis() const { return MCIA.get(); }
+
+private:
+  const llvm::Target *T = nullptr;
+  std::unique_ptr<llvm::MCRegisterInfo> MRI;
+  std::unique_ptr<llvm::MCSubtargetInfo> STI;
+  std::unique_ptr<llvm::MCInstrInfo> MCII;
+  std::unique_ptr<llvm::MCInstrAnalysis> MCIA;
+};
+
+/// One simulated core running one thread's instructions.
+class McaSimulator {
+public:
+  /// \p NumFunctions sizes the per-function attribution.
+  McaSimulator(const McaTarget &Target, uint32_t NumFunctions);
+  ~McaSimulator();
+
+  /// Queues the instructions of \p Code, simulating whenever a batch is full.
+  llvm::Error add(const RefilledCode &Code);
+  /// Ends the stream and simulates until the last instruction retires.
+  llvm::Error finish();
+
+  uint64_t cycles() const { return Cycles; }
+  uint64_t instructions() const { return Retired; }
+  /// Cycles per function: each retired instruction gets the cycles since the previous
+  /// retirement, so they add up to cycles().
+  const std::vector<uint64_t> &cyclesByFunction() const { return FunctionCycles; }
+  const std::vector<uint64_t> &instructionsByFunction() const {
+    return FunctionInstructions;
+  }
+
+private:
+  struct Impl;
+  class RetireListener;
+  llvm::Error run();
+  void onCycleEnd() { ++Cycles; }
+  void onRetire();
+
+  std::unique_ptr<Impl> I;
+  uint64_t Cycles = 0, Retired = 0, Attributed = 0;
+  uint32_t LastRetiredFunction = 0;
+  uint32_t Pending = 0; ///< instructions added since the pipeline last ran
+  bool SeenCall = false, SeenReturn = false;
+  std::vector<uint64_t> FunctionCycles, FunctionInstructions;
+};
+
+} // namespace mlgo

@@ -1,0 +1,298 @@
+/// \file
+/// The replay stage: a scan of the trace for the functions it runs, matching the code,
+/// then refill and simulation, one MCA core per traced thread.
+#include "Replay.h"
+#include "McaSimulator.h"
+#include "Refill.h"
+#include "support/Error.h"
+#include "support/Progress.h"
+
+#include "llvm/Support/FileSystem.h"
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <thread>
+
+namespace mlgo {
+
+namespace {
+
+/// What replay needs to know of a trace before refilling it.
+struct TraceScan {
+  std::string Path;
+  SegmentTraceHeader Header;
+  std::vector<SegmentTraceReader::SegmentName> Segments;
+  std::vector<bool> Traced; ///< per header function: did any of its code run?
+  uint64_t Instructions = 0;
+};
+
+llvm::Expected<TraceScan> scanTrace(llvm::StringRef Path) {
+  auto Reader = SegmentTraceReader::open(Path);
+  if (!Reader)
+    return Reader.takeError();
+  TraceScan Scan;
+  Scan.Path = Path.str();
+  Scan.Header = (*Reader)->header();
+  Scan.Segments = (*Reader)->segments();
+  Scan.Traced.assign(Scan.Header.Functions.size(), false);
+  uint32_t Thread;
+  SegmentEvent E;
+  for (;;) {
+    auto More = (*Reader)->next(Thread, E);
+    if (!More)
+      return More.takeError();
+    if (!*More)
+      break;
+    if (E.What != SegmentEvent::Unmapped)
+      Scan.Traced[Scan.Segments[E.Index].Function] = true;
+  }
+  Scan.Instructions = (*Reader)->instructions();
+  return Scan;
+}
+
+/// Sends each thread's code to its own simulated core.
+class SimulatingSink : public RefillSink {
+public:
+  SimulatingSink(const McaTarget &Target, uint32_t NumFunctions)
+      : Target(Target), NumFunctions(NumFunctions) {}
+
+  llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) override {
+    if (ThreadId != LastThread || !Last) {
+      std::unique_ptr<McaSimulator> &Sim = Cores[ThreadId];
+      if (!Sim)
+        Sim = std::make_unique<McaSimulator>(Target, NumFunctions);
+      Last = Sim.get();
+      LastThread = ThreadId;
+    }
+    return Last->add(Code);
+  }
+
+  std::map<uint32_t, std::unique_ptr<McaSimulator>> Cores;
+
+private:
+  const McaTarget &Target;
+  uint32_t NumFunctions;
+  uint32_t LastThread = 0;
+  McaSimulator *Last = nullptr;
+};
+
+std::string listMismatches(const std::vector<FunctionMismatch> &List) {
+  std::string Out;
+  for (size_t I = 0; I < List.size() && I < 5; ++I)
+    Out += (I ? ", " : "") + List[I].Function + " (" + List[I].Reason + ")";
+  if (List.size() > 5)
+    Out += fmt::format(" and {} more", List.size() - 5);
+  return Out;
+}
+
+/// Matches \p Code against the trace; mismatches are an error unless \p Fallback
+/// provides them.
+llvm::Expected<VariantCode> matchCode(const TraceScan &Scan, const CodeImage &Code,
+                                      const CodeImage *Fallback) {
+  VariantCode Matched =
+      VariantCode::match(Scan.Header, Scan.Segments, Scan.Traced, Code, Fallback);
+  const auto &Unresolved = Matched.unresolved();
+  if (!Unresolved.empty())
+    return inputError(Code.path(), "{} traced function{} do{} not match the trace{}: {}",
+                      Unresolved.size(), Unresolved.size() == 1 ? "" : "s",
+                      Unresolved.size() == 1 ? "es" : "",
+                      Fallback ? " (nor does the baseline)" : "", listMismatches(Unresolved));
+  return Matched;
+}
+
+llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TraceScan &Scan,
+                                        const VariantCode &Code, Progress &Bar) {
+  std::string Triple = Opts.Triple.empty() ? Code.variant().triple() : Opts.Triple;
+  auto Target = McaTarget::create(Triple, Opts.CPU);
+  if (!Target)
+    return Target.takeError();
+  auto Reader = SegmentTraceReader::open(Scan.Path);
+  if (!Reader)
+    return Reader.takeError();
+  SimulatingSink Sink(**Target, Scan.Header.Functions.size());
+  uint64_t Reported = 0;
+  auto Counts = refillTrace(**Reader, Code, Sink, [&](uint64_t Done) {
+    Bar.advance(Done - Reported);
+    Reported = Done;
+  });
+  if (!Counts)
+    return Counts.takeError();
+
+  ReplayResult R;
+  R.Code = Code.variant().path();
+  R.CPU = Opts.CPU;
+  R.Triple = Triple;
+  R.Unmapped = Opts.Unmapped;
+  R.TraceInstructions = Counts->TraceInstructions;
+  R.UnmappedInstructions = Counts->Unmapped;
+  R.PartialSegments = Counts->PartialSegments;
+  R.Mismatches = Code.mismatches();
+  std::vector<FunctionCost> Costs(Scan.Header.Functions.size());
+  for (auto &[Thread, Core] : Sink.Cores) {
+    if (llvm::Error E = Core->finish())
+      return E;
+    R.Cycles += Core->cycles();
+    R.Instructions += Core->instructions();
+    ++R.Threads;
+    for (size_t F = 0; F < Costs.size(); ++F) {
+      Costs[F].Cycles += Core->cyclesByFunction()[F];
+      Costs[F].Instructions += Core->instructionsByFunction()[F];
+    }
+  }
+  for (size_t F = 0; F < Costs.size(); ++F)
+    if (Scan.Traced[F]) {
+      Costs[F].Function = Scan.Header.Functions[F].Key;
+      R.Functions.push_back(Costs[F]);
+    }
+  std::stable_sort(R.Functions.begin(), R.Functions.end(),
+                   [](const auto &A, const auto &B) { return A.Cycles > B.Cycles; });
+  return R;
+}
+
+llvm::Error checkUnmappedPolicy(const ReplayOptions &Opts) {
+  if (Opts.Unmapped == UnmappedPolicy::Replay)
+    return inputError(Opts.Trace, "holds no bytes of unmapped code to replay (use "
+                                  "--unmapped=skip)");
+  return llvm::Error::success();
+}
+
+/// The binary the trace was recorded on, checked to be unchanged.
+llvm::Expected<CodeImage> loadRecordedBinary(const TraceScan &Scan, llvm::StringRef Path) {
+  auto Image = CodeImage::load(Path);
+  if (!Image)
+    return Image.takeError();
+  if (Image->identity() != Scan.Header.Identity)
+    return inputError(Scan.Path, "was recorded on {} ({}), not on {} ({})",
+                      Scan.Header.BinaryPath, Scan.Header.Identity, Path,
+                      Image->identity());
+  return Image;
+}
+
+const char *unmappedName(UnmappedPolicy P) {
+  return P == UnmappedPolicy::Skip ? "skip" : "replay";
+}
+
+} // namespace
+
+llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRef Code) {
+  if (llvm::Error E = checkUnmappedPolicy(Opts))
+    return E;
+  auto Scan = scanTrace(Opts.Trace);
+  if (!Scan)
+    return Scan.takeError();
+  auto Image = CodeImage::load(Code);
+  if (!Image)
+    return Image.takeError();
+  std::optional<CodeImage> Recorded;
+  VariantCode Matched =
+      VariantCode::match(Scan->Header, Scan->Segments, Scan->Traced, *Image, nullptr);
+  if (!Matched.mismatches().empty() &&
+      Opts.OnCfgMismatch == CfgMismatchPolicy::UseBaseline) {
+    auto Loaded = loadRecordedBinary(*Scan, Scan->Header.BinaryPath);
+    if (!Loaded)
+      return Loaded.takeError();
+    Recorded = std::move(*Loaded);
+  }
+  auto Final = matchCode(*Scan, *Image, Recorded ? &*Recorded : nullptr);
+  if (!Final)
+    return Final.takeError();
+  Progress Bar("replay", Scan->Instructions, Opts.ShowProgress);
+  return replayCode(Opts, *Scan, *Final, Bar);
+}
+
+llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
+                                                llvm::StringRef Baseline,
+                                                llvm::StringRef Candidate) {
+  if (llvm::Error E = checkUnmappedPolicy(Opts))
+    return E;
+  auto Scan = scanTrace(Opts.Trace);
+  if (!Scan)
+    return Scan.takeError();
+  auto BaselineImage = llvm::sys::fs::is_directory(Baseline)
+                           ? CodeImage::load(Baseline)
+                           : loadRecordedBinary(*Scan, Baseline);
+  if (!BaselineImage)
+    return BaselineImage.takeError();
+  auto CandidateImage = CodeImage::load(Candidate);
+  if (!CandidateImage)
+    return CandidateImage.takeError();
+  auto BaselineCode = matchCode(*Scan, *BaselineImage, nullptr);
+  if (!BaselineCode)
+    return BaselineCode.takeError();
+  auto CandidateCode =
+      matchCode(*Scan, *CandidateImage,
+                Opts.OnCfgMismatch == CfgMismatchPolicy::UseBaseline ? &*BaselineImage
+                                                                     : nullptr);
+  if (!CandidateCode)
+    return CandidateCode.takeError();
+
+  // The two replays are independent: one per core.
+  Progress Bar("replay", 2 * Scan->Instructions, Opts.ShowProgress);
+  std::optional<llvm::Expected<ReplayResult>> BaselineResult;
+  std::thread Worker([&] { BaselineResult = replayCode(Opts, *Scan, *BaselineCode, Bar); });
+  auto CandidateResult = replayCode(Opts, *Scan, *CandidateCode, Bar);
+  Worker.join();
+  if (!*BaselineResult) {
+    llvm::consumeError(CandidateResult.takeError());
+    return BaselineResult->takeError();
+  }
+  if (!CandidateResult)
+    return CandidateResult.takeError();
+  return ReplayComparison{std::move(**BaselineResult), std::move(*CandidateResult)};
+}
+
+std::vector<FunctionDelta> ReplayComparison::deltas() const {
+  std::map<std::string, FunctionDelta> ByName;
+  for (const FunctionCost &F : Baseline.Functions)
+    ByName[F.Function].BaselineCycles = F.Cycles;
+  for (const FunctionCost &F : Candidate.Functions)
+    ByName[F.Function].CandidateCycles = F.Cycles;
+  std::vector<FunctionDelta> Deltas;
+  for (auto &[Name, D] : ByName) {
+    D.Function = Name;
+    Deltas.push_back(D);
+  }
+  std::stable_sort(Deltas.begin(), Deltas.end(), [](const auto &A, const auto &B) {
+    return std::llabs(A.delta()) > std::llabs(B.delta());
+  });
+  return Deltas;
+}
+
+Json ReplayResult::toJSON() const {
+  Json Functions = Json::array();
+  for (const FunctionCost &F : this->Functions)
+    Functions.push_back(
+        {{"function", F.Function}, {"instructions", F.Instructions}, {"cycles", F.Cycles}});
+  Json Mismatched = Json::array();
+  for (const FunctionMismatch &M : Mismatches)
+    Mismatched.push_back({{"function", M.Function}, {"reason", M.Reason}});
+  return {{"code", Code},
+          {"cpu", CPU},
+          {"triple", Triple},
+          {"cycles", Cycles},
+          {"instructions", Instructions},
+          {"ipc", ipc()},
+          {"trace_instructions", TraceInstructions},
+          {"modeled_share", modeledShare()},
+          {"unmapped", unmappedName(Unmapped)},
+          {"unmapped_instructions", UnmappedInstructions},
+          {"partial_segments", PartialSegments},
+          {"threads", Threads},
+          {"functions", Functions},
+          {"replayed_with_baseline_code", Mismatched}};
+}
+
+Json ReplayComparison::toJSON() const {
+  Json Functions = Json::array();
+  for (const FunctionDelta &D : deltas())
+    Functions.push_back({{"function", D.Function},
+                         {"baseline_cycles", D.BaselineCycles},
+                         {"candidate_cycles", D.CandidateCycles},
+                         {"delta", D.delta()}});
+  return {{"baseline", Baseline.toJSON()},
+          {"candidate", Candidate.toJSON()},
+          {"speedup", speedup()},
+          {"functions", Functions}};
+}
+
+} // namespace mlgo

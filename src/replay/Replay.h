@@ -1,0 +1,92 @@
+/// \file
+/// The replay stage: refill a segment trace with a variant's code and simulate it with
+/// LLVM MCA, for predicted cycles (one variant) or a predicted speedup (two).
+#pragma once
+
+#include "VariantCode.h"
+#include "support/Json.h"
+
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+enum class CfgMismatchPolicy {
+  Fail,       ///< a traced function the variant lacks or changed is an error
+  UseBaseline ///< such functions run the baseline's code
+};
+
+enum class UnmappedPolicy {
+  Skip,  ///< instructions outside mapped code are left out of the simulation
+  Replay ///< replayed from their recorded bytes (needs a trace that kept them)
+};
+
+struct ReplayOptions {
+  std::string Trace;
+  std::string CPU = "skylake"; ///< the CPU the reference work modeled
+  std::string Triple;          ///< empty: the code's own
+  CfgMismatchPolicy OnCfgMismatch = CfgMismatchPolicy::Fail;
+  UnmappedPolicy Unmapped = UnmappedPolicy::Skip;
+  bool ShowProgress = true; ///< a progress line, on a terminal only
+};
+
+struct FunctionCost {
+  std::string Function; ///< CodeFunction::key()
+  uint64_t Instructions = 0;
+  uint64_t Cycles = 0;
+};
+
+struct ReplayResult {
+  std::string Code; ///< the binary or object directory replayed
+  std::string CPU, Triple;
+  UnmappedPolicy Unmapped = UnmappedPolicy::Skip;
+  uint64_t Cycles = 0;            ///< predicted, summed over threads
+  uint64_t Instructions = 0;      ///< simulated
+  uint64_t TraceInstructions = 0; ///< traced, in all
+  uint64_t UnmappedInstructions = 0;
+  uint64_t PartialSegments = 0;
+  uint32_t Threads = 0;
+  /// Traced functions, most cycles first.
+  std::vector<FunctionCost> Functions;
+  /// Traced functions whose code came from the baseline (CfgMismatchPolicy::UseBaseline).
+  std::vector<FunctionMismatch> Mismatches;
+
+  double ipc() const { return Cycles ? double(Instructions) / Cycles : 0; }
+  /// The share of traced instructions that were simulated.
+  double modeledShare() const {
+    return TraceInstructions ? double(Instructions) / TraceInstructions : 0;
+  }
+  Json toJSON() const;
+};
+
+/// Replays the trace on \p Code (a linked binary or a directory of objects). Functions
+/// that do not match the trace fail the replay, or with UseBaseline run the code of the
+/// binary the trace was recorded on (which must then be readable and unchanged).
+llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRef Code);
+
+struct FunctionDelta {
+  std::string Function;
+  uint64_t BaselineCycles = 0, CandidateCycles = 0;
+  int64_t delta() const { return int64_t(CandidateCycles) - int64_t(BaselineCycles); }
+};
+
+struct ReplayComparison {
+  ReplayResult Baseline, Candidate;
+  /// baseline cycles / candidate cycles - 1: positive when the candidate is faster.
+  double speedup() const {
+    return Candidate.Cycles ? double(Baseline.Cycles) / Candidate.Cycles - 1 : 0;
+  }
+  /// Per traced function, the largest change in cycles first.
+  std::vector<FunctionDelta> deltas() const;
+  Json toJSON() const;
+};
+
+/// Replays the trace on \p Baseline and on \p Candidate (in parallel). A linked
+/// baseline must be the binary the trace was recorded on; with UseBaseline, candidate
+/// functions that do not match the trace run the baseline's code.
+llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
+                                                llvm::StringRef Baseline,
+                                                llvm::StringRef Candidate);
+
+} // namespace mlgo

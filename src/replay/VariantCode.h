@@ -1,0 +1,53 @@
+/// \file
+/// A variant's code as a segment trace names it. Every traced segment of the recorded
+/// binary is looked up in the variant by function key, block ID and segment index;
+/// functions the variant lacks, or whose blocks differ from the trace's (a changed CFG),
+/// are reported one by one and may take their code from the baseline instead.
+#pragma once
+
+#include "trace/CodeImage.h"
+#include "trace/SegmentTrace.h"
+
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+/// A traced function whose code the variant could not provide, and why.
+struct FunctionMismatch {
+  std::string Function; ///< CodeFunction::key()
+  std::string Reason;
+};
+
+/// Where the code of one traced segment comes from.
+struct SegmentSource {
+  const CodeImage *Image = nullptr; ///< null: no code (function not traced or unmatched)
+  uint32_t Segment = 0;             ///< index into Image->segments()
+};
+
+class VariantCode {
+public:
+  /// Matches the functions marked in \p Traced (indexes into Header.Functions) against
+  /// \p Variant. If \p Fallback is given, mismatched functions take their code from it,
+  /// where it matches the trace; Fallback must outlive the result, as must Variant.
+  static VariantCode match(const SegmentTraceHeader &Header,
+                           llvm::ArrayRef<SegmentTraceReader::SegmentName> Segments,
+                           const std::vector<bool> &Traced, const CodeImage &Variant,
+                           const CodeImage *Fallback);
+
+  const CodeImage &variant() const { return *Variant; }
+  /// The code of trace segment \p Index.
+  const SegmentSource &source(uint32_t Index) const { return Sources[Index]; }
+  /// Traced functions the variant could not provide (whether or not a fallback did).
+  const std::vector<FunctionMismatch> &mismatches() const { return Mismatches; }
+  /// Traced functions that neither the variant nor the fallback could provide.
+  const std::vector<FunctionMismatch> &unresolved() const { return Unresolved; }
+
+private:
+  const CodeImage *Variant = nullptr;
+  std::vector<SegmentSource> Sources;
+  std::vector<FunctionMismatch> Mismatches, Unresolved;
+};
+
+} // namespace mlgo

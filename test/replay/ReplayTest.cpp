@@ -1,0 +1,156 @@
+// Replay on a real recording of the bundled workload: refilling the trace with the
+// recorded binary's own code gives back exactly the traced instructions, address for
+// address, and a binary compared with itself has a predicted speedup of exactly 0.
+#include "Refill.h"
+#include "Replay.h"
+#include "TestSupport.h"
+#include "support/Error.h"
+#include "trace/CollectorStream.h"
+#include "trace/SegmentBuilder.h"
+#include "trace/SegmentTrace.h"
+
+#include "llvm/Support/TargetSelect.h"
+
+using namespace mlgo;
+using namespace mlgo::test;
+
+namespace {
+
+void initializeTargets() {
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllDisassemblers();
+  llvm::InitializeAllTargetMCAs();
+}
+
+#ifdef MLGO_TEST_VALGRIND_LIB_DIR
+
+/// From one raw collector stream: the .bbtrace (as trace record writes it), and,
+/// instruction by instruction, the link-time address of every traced instruction of the
+/// binary that lies in a block or in the padding after one.
+struct Recording : CollectorStreamListener {
+  Recording(const CodeImage &Image, SegmentBuilder &Builder, SegmentTraceWriter &Writer,
+            const CollectorStreamReader &Reader)
+      : Image(Image), Builder(Builder), Writer(Writer), Reader(Reader) {}
+
+  llvm::Error onModule(const CollectorModule &M) override {
+    if (M.IsMainExecutable)
+      Binary = M;
+    if (llvm::Error E = Writer.defineModule(M.Id, M.Path))
+      return E;
+    return Builder.onModule(M);
+  }
+  llvm::Error onSuperblock(const CollectorSuperblock &S, uint32_t Index) override {
+    return Builder.onSuperblock(S, Index);
+  }
+  llvm::Error onRun(const CollectorRun &R) override {
+    const CollectorSuperblock &S = Reader.superblocks()[R.SuperblockIndex];
+    uint64_t Address = S.Address;
+    for (uint32_t I = 0; I < R.NumInstructions; ++I) {
+      uint64_t Link = Address - Binary.LoadBias;
+      if (S.ModuleId == Binary.Id &&
+          (Image.findSegment(Link) || Image.findSegmentAtOrBefore(Link)))
+        Mapped.push_back(Link);
+      Address += S.InstrLengths[I];
+    }
+    return Builder.onRun(R);
+  }
+
+  const CodeImage &Image;
+  SegmentBuilder &Builder;
+  SegmentTraceWriter &Writer;
+  const CollectorStreamReader &Reader;
+  CollectorModule Binary;
+  std::vector<uint64_t> Mapped;
+};
+
+struct AddressSink : RefillSink {
+  std::vector<uint64_t> Addresses;
+  llvm::Error onCode(uint32_t, const RefilledCode &Code) override {
+    Addresses.insert(Addresses.end(), Code.Addresses.begin(), Code.Addresses.end());
+    return llvm::Error::success();
+  }
+};
+
+struct RecordedWorkload {
+  std::string Binary, Trace;
+  std::vector<uint64_t> MappedAddresses;
+};
+
+/// Builds the workload, runs it at \p Scale under the collector and derives its trace.
+RecordedWorkload recordWorkload(const std::string &Dir, const char *Scale) {
+  CommandResult Built = runShell(std::string(SourceDir) + "/examples/build-workload.sh " +
+                                 shellQuote(Dir + "/build"));
+  INFO(Built.Output);
+  REQUIRE(Built.ExitCode == 0);
+  RecordedWorkload W{Dir + "/build/workload", Dir + "/workload.bbtrace", {}};
+  CommandResult Traced = runShell(
+      "VALGRIND_LIB=" + shellQuote(MLGO_TEST_VALGRIND_LIB_DIR) + " " +
+          shellQuote(MLGO_TEST_VALGRIND) + " -q --tool=mlgotrace --mlgotrace-out=raw.bin " +
+          shellQuote(W.Binary) + " " + Scale,
+      Dir);
+  INFO(Traced.Output);
+  REQUIRE(Traced.ExitCode == 0);
+
+  CodeImage Image = requireOk(CodeImage::loadBinary(W.Binary));
+  auto Writer = requireOk(SegmentTraceWriter::create(W.Trace, describeImage(Image)));
+  auto Reader = requireOk(CollectorStreamReader::open(Dir + "/raw.bin"));
+  SegmentBuilder Builder(Image, *Writer);
+  Recording Listener(Image, Builder, *Writer, *Reader);
+  requireSuccess(Reader->run(Listener));
+  requireSuccess(Builder.finish());
+  requireSuccess(Writer->finish());
+  W.MappedAddresses = std::move(Listener.Mapped);
+  return W;
+}
+
+#endif
+
+} // namespace
+
+#ifdef MLGO_TEST_VALGRIND_LIB_DIR
+TEST_CASE("refilling a trace with its own binary gives back every traced address",
+          "[replay]") {
+  initializeTargets();
+  RecordedWorkload W = recordWorkload(makeTempDir("replay"), "0.02");
+  REQUIRE(W.MappedAddresses.size() > 100000);
+
+  CodeImage Image = requireOk(CodeImage::load(W.Binary));
+  auto Reader = requireOk(SegmentTraceReader::open(W.Trace));
+  std::vector<bool> All(Reader->header().Functions.size(), true);
+  VariantCode Code =
+      VariantCode::match(Reader->header(), Reader->segments(), All, Image, nullptr);
+  CHECK(Code.mismatches().empty());
+  AddressSink Sink;
+  RefillCounts Counts = requireOk(refillTrace(*Reader, Code, Sink));
+  CHECK(Counts.Refilled == W.MappedAddresses.size());
+  CHECK(Counts.Refilled + Counts.Unmapped == Counts.TraceInstructions);
+  // Compared as a whole: a difference shows as a count, not a million lines.
+  CHECK(Sink.Addresses == W.MappedAddresses);
+
+  // The simulation retires every refilled instruction.
+  ReplayOptions Opts;
+  Opts.Trace = W.Trace;
+  Opts.ShowProgress = false;
+  ReplayResult R = requireOk(runReplay(Opts, W.Binary));
+  CHECK(R.Instructions == W.MappedAddresses.size());
+  CHECK(R.TraceInstructions == Counts.TraceInstructions);
+  CHECK(R.Threads == 1);
+  uint64_t Cycles = 0, Instructions = 0;
+  for (const FunctionCost &F : R.Functions) {
+    Cycles += F.Cycles;
+    Instructions += F.Instructions;
+  }
+  CHECK(Cycles == R.Cycles);
+  CHECK(Instructions == R.Instructions);
+  CHECK(R.Functions.front().Function == "wl_hash_kernel");
+  CHECK(R.Cycles > R.Instructions / 8);
+
+  // The binary compared with itself: the same cycles, so a speedup of exactly 0.
+  ReplayComparison C = requireOk(compareReplays(Opts, W.Binary, W.Binary));
+  CHECK(C.Baseline.Cycles == R.Cycles);
+  CHECK(C.Candidate.Cycles == R.Cycles);
+  CHECK(C.speedup() == 0.0);
+  CHECK(C.deltas().front().delta() == 0);
+}
+#endif
