@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# replay end to end: the bundled workload traced once, replayed on itself, on a variant
+# whose hash kernel has more spill code (-stress-regalloc=4 on hash.c), given as a
+# binary and as objects; CI's regression check; and bad inputs.
+source "$(dirname "$0")/lib.sh"
+
+"$SRC/examples/build-workload.sh" "$work/base" >/dev/null || { echo "FAILED: build"; exit 1; }
+"$SRC/examples/build-workload.sh" "$work/stress" -DWORKLOAD_VARIANT_SOURCE=hash.c \
+  "-DWORKLOAD_VARIANT_FLAGS=-mllvm;-stress-regalloc=4" >/dev/null || { echo "FAILED: build"; exit 1; }
+base=$work/base/workload
+stress=$work/stress/workload
+trace=$work/w.bbtrace
+"$MLGO_RA" trace record --binary "$base" -o "$trace" -- "$base" 0.02 >/dev/null 2>&1 ||
+  { echo "FAILED: trace record"; exit 1; }
+
+json_number() { # json_number KEY: the first number after "KEY": in $out
+  grep -o "\"$1\": -\?[0-9.e+-]*" <<<"$out" | head -1 | sed 's/.*: //'
+}
+
+run "$MLGO_RA" replay --trace "$trace" --code "$base"
+check "replay of one variant succeeds" [ "$code" = 0 ]
+check "it prints predicted cycles" grep -q "predicted  [0-9]* cycles" <<<"$out"
+check "and says unmapped code was skipped" grep -q "skipped" <<<"$out"
+
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$base" --json
+check "the baseline against itself succeeds" [ "$code" = 0 ]
+check "with a predicted speedup of exactly 0" [ "$(json_number speedup)" = "0.0" ]
+
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --json
+check "the stressed variant replays" [ "$code" = 0 ]
+speedup=$(json_number speedup)
+check "it is predicted slower" awk -v s="$speedup" 'BEGIN { exit !(s < 0) }'
+check "its CFG matches: no function falls back" grep -q '"replayed_with_baseline_code": \[\]' <<<"$out"
+first=$(grep -o '"function": "[^"]*"' <<<"${out#*\"speedup\"}" | head -1)
+check "the largest delta is in the hash kernel" [ "$first" = '"function": "wl_hash_kernel"' ]
+stress_cycles=$(grep -o '"cycles": [0-9]*' <<<"${out#*\"candidate\"}" | head -1)
+
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" \
+  --candidate "$work/stress/CMakeFiles/workload.dir" --json
+check "the variant's objects replay" [ "$code" = 0 ]
+check "to the same cycles as its binary" \
+  [ "$(grep -o '"cycles": [0-9]*' <<<"${out#*\"candidate\"}" | head -1)" = "$stress_cycles" ]
+
+mkdir "$work/hash-only"
+cp "$work/stress/CMakeFiles/workload.dir/hash.c.o" "$work/hash-only/"
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$work/hash-only"
+check "a candidate lacking traced functions fails (2)" [ "$code" = 2 ]
+check "naming them" grep -q "^mlgo-ra: error: $work/hash-only: 8 traced functions do not match the trace: main (missing)" <<<"$err"
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$work/hash-only" \
+  --on-cfg-mismatch baseline --json
+check "with --on-cfg-mismatch baseline they run the baseline's code" [ "$code" = 0 ]
+check "which here is the stressed binary's code: the same cycles" \
+  [ "$(grep -o '"cycles": [0-9]*' <<<"${out#*\"candidate\"}" | head -1)" = "$stress_cycles" ]
+check "and the fallbacks are listed" grep -q '"reason": "missing"' <<<"$out"
+
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --fail-if-slower 0.5
+check "--fail-if-slower exits 1 on a predicted regression" [ "$code" = 1 ]
+check "saying why" grep -q "^mlgo-ra: the candidate is predicted .*% slower, more than --fail-if-slower 0.5%" <<<"$err"
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --fail-if-slower 50
+check "and 0 within the allowed margin" [ "$code" = 0 ]
+
+# Bad input.
+head -c 200 "$trace" >"$work/cut.bbtrace"
+run "$MLGO_RA" replay --trace "$work/cut.bbtrace" --code "$base"
+check "a truncated trace is bad input (2)" [ "$code" = 2 ]
+check "named in the error" grep -q "^mlgo-ra: error: $work/cut.bbtrace: " <<<"$err"
+
+run "$MLGO_RA" replay --trace "$trace" --baseline "$stress" --candidate "$base"
+check "a baseline binary the trace was not recorded on is bad input (2)" [ "$code" = 2 ]
+check "named in the error" grep -q "^mlgo-ra: error: $trace: was recorded on $base (build-id:[0-9a-f]*), not on $stress" <<<"$err"
+
+mkdir "$work/nomap"
+echo 'int f(int x) { return x + 1; }' >"$work/nomap/f.c"
+"$CLANG" -O2 -c "$work/nomap/f.c" -o "$work/nomap/f.o"
+run "$MLGO_RA" replay --trace "$trace" --code "$work/nomap"
+check "objects without a BB address map are bad input (2)" [ "$code" = 2 ]
+check "named in the error" [ "$err" = "mlgo-ra: error: $work/nomap/f.o: has no BB address map (build it with -fbasic-block-address-map)" ]
+
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --mcpu pentium-of-the-future
+check "a CPU that MCA does not know is bad input (2)" [ "$code" = 2 ]
+check "named in the error" grep -q "^mlgo-ra: error: --mcpu: 'pentium-of-the-future' is not a CPU" <<<"$err"
+
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --unmapped replay
+check "--unmapped replay on a trace without unmapped bytes is bad input (2)" [ "$code" = 2 ]
+
+run "$MLGO_RA" replay --trace "$trace"
+check "no code to replay is a usage error (2)" [ "$code" = 2 ]
+finish
