@@ -6,6 +6,7 @@
 #include "Refill.h"
 #include "support/Error.h"
 #include "support/Progress.h"
+#include "trace/TraceProfile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include <algorithm>
@@ -16,39 +17,6 @@
 namespace mlgo {
 
 namespace {
-
-/// What replay needs to know of a trace before refilling it.
-struct TraceScan {
-  std::string Path;
-  SegmentTraceHeader Header;
-  std::vector<SegmentTraceReader::SegmentName> Segments;
-  std::vector<bool> Traced; ///< per header function: did any of its code run?
-  uint64_t Instructions = 0;
-};
-
-llvm::Expected<TraceScan> scanTrace(llvm::StringRef Path) {
-  auto Reader = SegmentTraceReader::open(Path);
-  if (!Reader)
-    return Reader.takeError();
-  TraceScan Scan;
-  Scan.Path = Path.str();
-  Scan.Header = (*Reader)->header();
-  Scan.Segments = (*Reader)->segments();
-  Scan.Traced.assign(Scan.Header.Functions.size(), false);
-  uint32_t Thread;
-  SegmentEvent E;
-  for (;;) {
-    auto More = (*Reader)->next(Thread, E);
-    if (!More)
-      return More.takeError();
-    if (!*More)
-      break;
-    if (E.What != SegmentEvent::Unmapped)
-      Scan.Traced[Scan.Segments[E.Index].Function] = true;
-  }
-  Scan.Instructions = (*Reader)->instructions();
-  return Scan;
-}
 
 /// Sends each thread's code to its own simulated core.
 class SimulatingSink : public RefillSink {
@@ -87,10 +55,10 @@ std::string listMismatches(const std::vector<FunctionMismatch> &List) {
 
 /// Matches \p Code against the trace; mismatches are an error unless \p Fallback
 /// provides them.
-llvm::Expected<VariantCode> matchCode(const TraceScan &Scan, const CodeImage &Code,
+llvm::Expected<VariantCode> matchCode(const TraceProfile &Scan, const CodeImage &Code,
                                       const CodeImage *Fallback) {
   VariantCode Matched =
-      VariantCode::match(Scan.Header, Scan.Segments, Scan.Traced, Code, Fallback);
+      VariantCode::match(Scan.Header, Scan.Segments, Scan.Executed, Code, Fallback);
   const auto &Unresolved = Matched.unresolved();
   if (!Unresolved.empty())
     return inputError(Code.path(), "{} traced function{} do{} not match the trace{}: {}",
@@ -100,7 +68,7 @@ llvm::Expected<VariantCode> matchCode(const TraceScan &Scan, const CodeImage &Co
   return Matched;
 }
 
-llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TraceScan &Scan,
+llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TraceProfile &Scan,
                                         const VariantCode &Code, Progress &Bar) {
   std::string Triple = Opts.Triple.empty() ? Code.variant().triple() : Opts.Triple;
   auto Target = McaTarget::create(Triple, Opts.CPU);
@@ -140,7 +108,7 @@ llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TraceSc
     }
   }
   for (size_t F = 0; F < Costs.size(); ++F)
-    if (Scan.Traced[F]) {
+    if (Scan.Executed[F]) {
       Costs[F].Function = Scan.Header.Functions[F].Key;
       R.Functions.push_back(Costs[F]);
     }
@@ -157,7 +125,7 @@ llvm::Error checkUnmappedPolicy(const ReplayOptions &Opts) {
 }
 
 /// The binary the trace was recorded on, checked to be unchanged.
-llvm::Expected<CodeImage> loadRecordedBinary(const TraceScan &Scan, llvm::StringRef Path) {
+llvm::Expected<CodeImage> loadRecordedBinary(const TraceProfile &Scan, llvm::StringRef Path) {
   auto Image = CodeImage::load(Path);
   if (!Image)
     return Image.takeError();
@@ -177,7 +145,7 @@ const char *unmappedName(UnmappedPolicy P) {
 llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRef Code) {
   if (llvm::Error E = checkUnmappedPolicy(Opts))
     return E;
-  auto Scan = scanTrace(Opts.Trace);
+  auto Scan = profileTrace(Opts.Trace);
   if (!Scan)
     return Scan.takeError();
   auto Image = CodeImage::load(Code);
@@ -185,7 +153,7 @@ llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRe
     return Image.takeError();
   std::optional<CodeImage> Recorded;
   VariantCode Matched =
-      VariantCode::match(Scan->Header, Scan->Segments, Scan->Traced, *Image, nullptr);
+      VariantCode::match(Scan->Header, Scan->Segments, Scan->Executed, *Image, nullptr);
   if (!Matched.mismatches().empty() &&
       Opts.OnCfgMismatch == CfgMismatchPolicy::UseBaseline) {
     auto Loaded = loadRecordedBinary(*Scan, Scan->Header.BinaryPath);
@@ -205,7 +173,7 @@ llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
                                                 llvm::StringRef Candidate) {
   if (llvm::Error E = checkUnmappedPolicy(Opts))
     return E;
-  auto Scan = scanTrace(Opts.Trace);
+  auto Scan = profileTrace(Opts.Trace);
   if (!Scan)
     return Scan.takeError();
   auto BaselineImage = llvm::sys::fs::is_directory(Baseline)

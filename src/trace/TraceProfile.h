@@ -1,0 +1,29 @@
+/// \file
+/// One pass over a .bbtrace that counts the instructions it ran in each function of the
+/// recorded binary: what subset and replay need to know before their real work.
+#pragma once
+
+#include "SegmentTrace.h"
+
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+struct TraceProfile {
+  std::string Path;
+  SegmentTraceHeader Header;
+  std::vector<SegmentTraceReader::SegmentName> Segments;
+  /// Per function of Header: instructions run in it (padding included).
+  std::vector<uint64_t> FunctionInstructions;
+  /// Per function of Header: whether any of its code ran.
+  std::vector<bool> Executed;
+  uint64_t Instructions = 0;         ///< all traced instructions
+  uint64_t UnmappedInstructions = 0; ///< outside mapped code
+};
+
+/// Reads the whole trace at \p Path.
+llvm::Expected<TraceProfile> profileTrace(llvm::StringRef Path);
+
+} // namespace mlgo
