@@ -20,6 +20,9 @@ echo "== record one run as a segment trace"
 "$mlgo" trace record --binary "$binary" -o "$out/workload.bbtrace" -- "$binary" 0.2 >/dev/null
 "$mlgo" trace show "$out/workload.bbtrace" --top 5
 
+echo "== the modules that define the traced functions"
+"$mlgo" subset --corpus "$out/corpus" --trace "$out/workload.bbtrace" -o "$out/corpus-subset"
+
 echo "== build a variant: hash.c with -stress-regalloc=4 (more spill code, same CFG)"
 variant=$("$top/examples/build-workload.sh" "$out/variant" -DWORKLOAD_VARIANT_SOURCE=hash.c \
   "-DWORKLOAD_VARIANT_FLAGS=-mllvm;-stress-regalloc=4")

@@ -22,6 +22,7 @@ struct Subcommand {
 const Subcommand Subcommands[] = {
     {mlgo::addExtractCorpusCommand, false},
     {mlgo::addTraceCommand, true},
+    {mlgo::addSubsetCommand, false},
     {mlgo::addReplayCommand, true},
 };
 
