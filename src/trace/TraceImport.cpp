@@ -1,7 +1,9 @@
 /// \file
 /// trace import: the importer of the chosen format feeds the same segment builder and
-/// .bbtrace writer as `trace record`, through synthesized superblocks and runs.
+/// .bbtrace writer as `trace record`, through synthesized superblocks and runs, which
+/// are checked against the binary's code on the way.
 #include "CodeImage.h"
+#include "CodeLengthCheck.h"
 #include "SegmentTrace.h"
 #include "SegmentTraceListener.h"
 #include "TraceImporters.h"
@@ -21,8 +23,11 @@ llvm::Expected<TraceImportResult> runTraceImport(const TraceImportOptions &Opts)
     return Writer.takeError();
   SegmentBuilder Builder(*Image, **Writer);
   SegmentTraceListener Listener(Builder, **Writer);
-  RunSynthesizer Runs(Listener);
-  ImportSink Sink{Listener, Runs, Builder};
+  auto Check = CodeLengthCheck::create(Opts.Binary, Opts.Input, Listener);
+  if (!Check)
+    return Check.takeError();
+  RunSynthesizer Runs(**Check);
+  ImportSink Sink{**Check, Runs, Builder};
   llvm::Error Err = Opts.Format == ImportFormat::Lackey ? importLackey(Opts, Sink)
                                                          : importDrmemtrace(Opts, Sink);
   if (Err)

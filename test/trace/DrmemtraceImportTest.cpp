@@ -246,6 +246,13 @@ TEST_CASE("drmemtrace: truncated and foreign inputs are errors that name the fil
   Expect(Import("whole.trace"), Dir + "/modules.log: ", "lists no module for");
   writeFile(Dir + "/modules.log", modulesLog(Program, Program.path(), Bias + 0x10));
   Expect(Import("whole.trace"), Dir + "/modules.log: ", "a different build?");
+  writeFile(Dir + "/modules.log", modulesLog(Program, Program.path()));
+  Plan Rebuilt = P;
+  Rebuilt.Steps[3].Length += 1;
+  auto [Rebuilt1, Rebuilt2] = threadChunks(Rebuilt);
+  writeFile(Dir + "/rebuilt.trace", Rebuilt1 + Rebuilt2);
+  Expect(Import("rebuilt.trace"), Dir + "/rebuilt.trace: ",
+         "bytes long, but " + Program.path() + " has a ");
   writeFile(Dir + "/modules.log", "Module Table: version 5, count 5\nColumns: id, path\n");
   Expect(Import("whole.trace"), Dir + "/modules.log: ", "has no \"containing_id\" column");
   std::string Log = modulesLog(Program, Program.path());

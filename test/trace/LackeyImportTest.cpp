@@ -106,4 +106,14 @@ TEST_CASE("lackey: cut, foreign and incomplete logs are errors that name the fil
              Catch::Contains("holds the logs of 2 processes"));
   // Addresses that never pass the binary's entry point: another program, or no PIE bias.
   CHECK_THAT(Import(lackeyLog(P, 0x200000)), Catch::Contains("the entry point of"));
+  // An instruction of another length than the binary's: another build.
+  Plan Rebuilt = P;
+  Rebuilt.Steps[4].Length += 1;
+  Rebuilt.Steps[5].Address += 1;
+  CHECK_THAT(Import(lackeyLog(Rebuilt, 0x108000)),
+             Catch::Contains(fmt::format("the instruction at {:#x} is {} bytes long, but {} "
+                                         "has a {}-byte one there",
+                                         Rebuilt.Steps[4].Address + 0x108000,
+                                         Rebuilt.Steps[4].Length, Program.path(),
+                                         P.Steps[4].Length)));
 }
