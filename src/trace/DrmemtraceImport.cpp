@@ -85,6 +85,8 @@ public:
       if ((*File)->isChunked() && !ChunkEnded)
         return error("does not end with a chunk footer: truncated");
     }
+    if (Records == 0)
+      return inputError(Path, "holds no records");
     if (!Footer)
       return error("has no footer record (type 26) at its end: truncated");
     return llvm::Error::success();

@@ -85,7 +85,8 @@ private:
   llvm::Error line(llvm::StringRef Line) {
     ++LineNumber;
     Line = Line.rtrim('\r');
-    if (Line.empty() || Line[0] == ' ' || Line.starts_with("SB "))
+    if (Line.empty() || Line.starts_with(" L ") || Line.starts_with(" S ") ||
+        Line.starts_with(" M ") || Line.starts_with("SB "))
       return llvm::Error::success(); // data accesses, --trace-superblocks lines
     if (Line.starts_with("==") || Line.starts_with("--") || Line.starts_with("**")) {
       uint64_t Total;

@@ -222,6 +222,8 @@ TEST_CASE("drmemtrace: truncated and foreign inputs are errors that name the fil
   writeFile(Dir + "/nofooter.trace", Whole.substr(0, Whole.size() - 12));
   Expect(Import("nofooter.trace"), Dir + "/nofooter.trace: ",
          "has no footer record (type 26) at its end: truncated");
+  writeFile(Dir + "/empty.trace", "");
+  Expect(Import("empty.trace"), Dir + "/empty.trace: ", "holds no records");
   writeFile(Dir + "/garbage.trace", std::string(120, 'x'));
   Expect(Import("garbage.trace"), Dir + "/garbage.trace: record 1: ",
          "not a drmemtrace trace");

@@ -97,6 +97,8 @@ TEST_CASE("lackey: cut, foreign and incomplete logs are errors that name the fil
   CHECK_THAT(Import("==1== Lackey\nI  00109050,2\nhello from the program\n"),
              Catch::Contains("line 3: not a Lackey record: \"hello from the program\""));
   CHECK_THAT(Import("I  00109050,0\n"), Catch::Contains("line 1: instruction length 0"));
+  CHECK_THAT(Import("==1== Lackey\n X 1ffefff000,8\n"),
+             Catch::Contains("line 2: not a Lackey record: \" X 1ffefff000,8\""));
   CHECK_THAT(Import("==1== guest instrs:  5\n"),
              Catch::Contains("holds no instruction lines (run Lackey with --trace-mem=yes)"));
   std::string Other = Log;
