@@ -16,7 +16,7 @@ namespace {
 struct TraceFlags {
   TraceRecordOptions Record;
   TraceImportOptions Import;
-  std::string ShowPath;
+  std::string ImportFormatName, ShowPath;
   size_t Top = 10;
   bool Json = false, Events = false;
 };
@@ -42,6 +42,8 @@ int record(TraceFlags &F) {
 }
 
 int import(TraceFlags &F) {
+  F.Import.Format =
+      F.ImportFormatName == "lackey" ? ImportFormat::Lackey : ImportFormat::Drmemtrace;
   auto Result = runTraceImport(F.Import);
   if (!Result)
     return reportError(Result.takeError());
@@ -115,11 +117,10 @@ CommandHandle addTraceCommand(CLI::App &Parent) {
   Import->add_option("--binary", Flags->Import.Binary,
                      "The binary that ran, built with -fbasic-block-address-map")
       ->required();
-  Import->add_option("--format", Flags->Import.Format, "lackey or drmemtrace")
+  Import->add_option("--format", Flags->ImportFormatName,
+                     "Who wrote the input: Valgrind's Lackey or DynamoRIO's drmemtrace")
       ->required()
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, ImportFormat>{{"lackey", ImportFormat::Lackey},
-                                              {"drmemtrace", ImportFormat::Drmemtrace}}));
+      ->check(CLI::IsMember({"lackey", "drmemtrace"}));
   Import->add_option("-o,--output", Flags->Import.Output, "The .bbtrace to write")
       ->required();
   Import->add_option("--modules", Flags->Import.ModulesLog,
@@ -132,8 +133,9 @@ CommandHandle addTraceCommand(CLI::App &Parent) {
   CLI::App *Show = Cmd->add_subcommand("show", "Summarize a .bbtrace");
   Show->add_option("trace", Flags->ShowPath, "The .bbtrace file")->required();
   Show->add_option("--top", Flags->Top, "How many hottest functions and blocks to list");
-  Show->add_flag("--json", Flags->Json, "Print the summary as JSON");
-  Show->add_flag("--events", Flags->Events, "Print every event, one line each");
+  CLI::Option *ShowJson = Show->add_flag("--json", Flags->Json, "Print the summary as JSON");
+  Show->add_flag("--events", Flags->Events, "Print every event, one line each")
+      ->excludes(ShowJson);
   return {Cmd, [Flags, Record, Import] {
             return Record->parsed()   ? record(*Flags)
                    : Import->parsed() ? import(*Flags)
