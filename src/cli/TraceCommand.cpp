@@ -1,9 +1,10 @@
 /// \file
-/// mlgo-ra trace record | show: options → TraceRecordOptions → runTraceRecord, or a
-/// summary of a recorded .bbtrace.
+/// mlgo-ra trace record | import | show: options → TraceRecordOptions → runTraceRecord,
+/// TraceImportOptions → runTraceImport, or a summary of a .bbtrace.
 #include "Commands.h"
 #include "ExitCode.h"
 #include "trace/Trace.h"
+#include "trace/TraceImport.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
@@ -14,9 +15,10 @@ namespace {
 
 struct TraceFlags {
   TraceRecordOptions Record;
-  std::string ShowPath;
+  TraceImportOptions Import;
+  std::string ImportFormatName, ShowPath;
   size_t Top = 10;
-  bool Json = false;
+  bool Json = false, Events = false;
 };
 
 int record(TraceFlags &F) {
@@ -39,7 +41,28 @@ int record(TraceFlags &F) {
   return Result->ProgramExitCode;
 }
 
+int import(TraceFlags &F) {
+  F.Import.Format =
+      F.ImportFormatName == "lackey" ? ImportFormat::Lackey : ImportFormat::Drmemtrace;
+  auto Result = runTraceImport(F.Import);
+  if (!Result)
+    return reportError(Result.takeError());
+  if (F.Json)
+    llvm::outs() << dumpJson(Result->toJSON()) << "\n";
+  else
+    llvm::errs() << fmt::format("trace import: {} instructions of {} threads in {} events "
+                                "written to {} ({:.1f} KB, {:.2f} s)\n",
+                                Result->Instructions, Result->Threads, Result->Events,
+                                F.Import.Output, Result->Bytes / 1e3, Result->Seconds);
+  return Success;
+}
+
 int show(TraceFlags &F) {
+  if (F.Events) {
+    if (llvm::Error E = printTraceEvents(F.ShowPath, llvm::outs()))
+      return reportError(std::move(E));
+    return Success;
+  }
   auto S = summarizeTrace(F.ShowPath, F.Top);
   if (!S)
     return reportError(S.takeError());
@@ -71,8 +94,8 @@ int show(TraceFlags &F) {
 CommandHandle addTraceCommand(CLI::App &Parent) {
   auto Flags = std::make_shared<TraceFlags>();
   CLI::App *Cmd = Parent.add_subcommand(
-      "trace", "Record one run of a program and derive its segment trace (.bbtrace), or "
-               "summarize one.");
+      "trace", "Record one run of a program and derive its segment trace (.bbtrace), "
+               "import one from another tool's trace, or summarize one.");
   Cmd->require_subcommand(1);
   CLI::App *Record = Cmd->add_subcommand(
       "record", "Run a program under the mlgotrace Valgrind tool and stream its instruction "
@@ -88,11 +111,36 @@ CommandHandle addTraceCommand(CLI::App &Parent) {
                      "else the build's)");
   Record->add_flag("--json", Flags->Json, "Print a machine-readable summary on stdout");
   Record->add_option("command", Flags->Record.Command, "-- PROGRAM ARGS...")->required();
+  CLI::App *Import = Cmd->add_subcommand(
+      "import", "Derive a segment trace from an instruction trace recorded by another tool "
+                "(Valgrind's Lackey, DynamoRIO's drmemtrace).");
+  Import->add_option("--binary", Flags->Import.Binary,
+                     "The binary that ran, built with -fbasic-block-address-map")
+      ->required();
+  Import->add_option("--format", Flags->ImportFormatName,
+                     "Who wrote the input: Valgrind's Lackey or DynamoRIO's drmemtrace")
+      ->required()
+      ->check(CLI::IsMember({"lackey", "drmemtrace"}));
+  Import->add_option("-o,--output", Flags->Import.Output, "The .bbtrace to write")
+      ->required();
+  Import->add_option("--modules", Flags->Import.ModulesLog,
+                     "drmemtrace: the modules.log (default: found beside the input)");
+  Import->add_flag("--json", Flags->Json, "Print a machine-readable summary on stdout");
+  Import->add_option("input", Flags->Import.Input,
+                     "lackey: the log (--log-file); drmemtrace: a thread's trace file or "
+                     "the output directory")
+      ->required();
   CLI::App *Show = Cmd->add_subcommand("show", "Summarize a .bbtrace");
   Show->add_option("trace", Flags->ShowPath, "The .bbtrace file")->required();
   Show->add_option("--top", Flags->Top, "How many hottest functions and blocks to list");
-  Show->add_flag("--json", Flags->Json, "Print the summary as JSON");
-  return {Cmd, [Flags, Record] { return Record->parsed() ? record(*Flags) : show(*Flags); }};
+  CLI::Option *ShowJson = Show->add_flag("--json", Flags->Json, "Print the summary as JSON");
+  Show->add_flag("--events", Flags->Events, "Print every event, one line each")
+      ->excludes(ShowJson);
+  return {Cmd, [Flags, Record, Import] {
+            return Record->parsed()   ? record(*Flags)
+                   : Import->parsed() ? import(*Flags)
+                                      : show(*Flags);
+          }};
 }
 
 } // namespace mlgo

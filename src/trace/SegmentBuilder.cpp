@@ -54,8 +54,10 @@ llvm::Error SegmentBuilder::flush(uint32_t ThreadId, ThreadState &T) {
   T.Open = false;
   SegmentEvent E = T.Pending;
   if (E.What == SegmentEvent::Segment) {
+    // Whole means all of its bytes ran as the binary's instructions. Valgrind counts a
+    // client request (5 instructions) as one: such a run keeps the count that ran.
     const CodeSegment &S = Image.segments()[E.Index];
-    if (E.Offset != 0 || T.NextOffset != S.Size)
+    if (E.Offset != 0 || T.NextOffset != S.Size || E.Count != S.NumInstructions)
       E.What = SegmentEvent::PartialSegment;
   }
   return Sink.onEvent(ThreadId, E);

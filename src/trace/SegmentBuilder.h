@@ -17,7 +17,8 @@ struct SegmentEvent {
     /// All of segment Index ran, from its first instruction to its last.
     Segment,
     /// Count instructions of segment Index ran from byte Offset (entered in the middle,
-    /// by a signal handler's return or an exception, or left early by a fault).
+    /// by a signal handler's return or an exception, or left early by a fault; or all
+    /// of it, but counted otherwise, as Valgrind counts a client request as one).
     PartialSegment,
     /// Count instructions of alignment padding after segment Index (same function).
     Padding,

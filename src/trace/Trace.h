@@ -1,11 +1,12 @@
 /// \file
 /// The trace stage: record one run of a real program under the mlgotrace Valgrind tool,
 /// streaming its instruction trace straight into a segment trace (.bbtrace); and
-/// summarize a recorded trace.
+/// summarize a recorded trace. (TraceImport.h imports other tools' traces.)
 #pragma once
 
 #include "support/Json.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 #include <map>
 #include <string>
 #include <vector>
@@ -50,5 +51,10 @@ struct TraceSummary {
 
 /// Reads a whole .bbtrace; keeps the \p Top hottest functions and blocks.
 llvm::Expected<TraceSummary> summarizeTrace(llvm::StringRef Path, size_t Top = 10);
+
+/// Prints every event of a .bbtrace in stored order, one line each:
+/// "thread T: segment F block B segment S, N instructions", "partial ... from byte O",
+/// "padding after ...", or "unmapped in MODULE".
+llvm::Error printTraceEvents(llvm::StringRef Path, llvm::raw_ostream &OS);
 
 } // namespace mlgo

@@ -5,6 +5,7 @@
 #include "CollectorStream.h"
 #include "SegmentBuilder.h"
 #include "SegmentTrace.h"
+#include "SegmentTraceListener.h"
 #include "Trace.h"
 #include "support/Error.h"
 
@@ -18,26 +19,6 @@ extern char **environ;
 
 namespace mlgo {
 namespace {
-
-/// Feeds the segment builder and names the modules of unmapped code in the trace.
-class RecordListener : public CollectorStreamListener {
-public:
-  RecordListener(SegmentBuilder &Builder, SegmentTraceWriter &Writer)
-      : Builder(Builder), Writer(Writer) {}
-  llvm::Error onModule(const CollectorModule &M) override {
-    if (llvm::Error E = Writer.defineModule(M.Id, M.Path))
-      return E;
-    return Builder.onModule(M);
-  }
-  llvm::Error onSuperblock(const CollectorSuperblock &S, uint32_t Index) override {
-    return Builder.onSuperblock(S, Index);
-  }
-  llvm::Error onRun(const CollectorRun &R) override { return Builder.onRun(R); }
-
-private:
-  SegmentBuilder &Builder;
-  SegmentTraceWriter &Writer;
-};
 
 std::vector<std::string> childEnvironment(llvm::StringRef ValgrindLibDir) {
   std::vector<std::string> Env;
@@ -93,7 +74,7 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
   CollectorStreamReader Reader(Pipe[0], "the collector stream of " + Opts.Command[0],
                                /*OwnsFd=*/true);
   SegmentBuilder Builder(*Image, **Writer);
-  RecordListener Listener(Builder, **Writer);
+  SegmentTraceListener Listener(Builder, **Writer);
   llvm::Error ReadError = Reader.run(Listener);
   std::string WaitError;
   llvm::sys::ProcessInfo Done = llvm::sys::Wait(Child, std::nullopt, &WaitError);

@@ -1,7 +1,10 @@
 // Segment derivation on a real recording of the bundled workload: every traced
 // instruction is accounted for, and almost all of the binary's lie in mapped blocks.
+// And on made-up runs of a real binary's code.
 #include "CodeImage.h"
 #include "CollectorStream.h"
+#include "ImportTestProgram.h"
+#include "RunSynthesizer.h"
 #include "SegmentBuilder.h"
 #include "TestSupport.h"
 #include "support/Error.h"
@@ -85,3 +88,39 @@ TEST_CASE("the workload's segment trace accounts for every traced instruction",
   CHECK(Sink.Instructions[SegmentEvent::Segment] > 5000000);
 }
 #endif
+
+namespace {
+
+struct EventList : SegmentSink {
+  std::vector<Event> Events;
+  llvm::Error onEvent(uint32_t ThreadId, const SegmentEvent &E) override {
+    Events.emplace_back(ThreadId, E.What, E.Index, E.Offset, E.Count);
+    return llvm::Error::success();
+  }
+};
+
+} // namespace
+
+TEST_CASE("a segment that ran whole but counted otherwise stays partial", "[trace]") {
+  TestProgram Program = TestProgram::build(makeTempDir("counted-otherwise"));
+  Plan P{1, 1, 0, {}, {}};
+  Program.runFunction(P, "square");
+  REQUIRE(P.Expected.size() == 1);
+  auto [Thread, Kind, Segment, Offset, Count] = P.Expected[0];
+  REQUIRE(Count >= 2);
+  // As Valgrind reports a client request: two instructions as one.
+  P.Steps[0].Length += P.Steps[1].Length;
+  P.Steps.erase(P.Steps.begin() + 1);
+
+  EventList Sink;
+  SegmentBuilder Builder(Program.image(), Sink);
+  RunSynthesizer Runs(Builder);
+  requireSuccess(Builder.onModule({1, true, 0, 0, 0, Program.path()}));
+  Runs.addModuleRange(0, UINT64_MAX, 1);
+  for (const Step &S : P.Steps)
+    requireSuccess(Runs.addInstruction(1, S.Address, S.Length));
+  requireSuccess(Runs.flush());
+  requireSuccess(Builder.finish());
+  CHECK(Sink.Events ==
+        std::vector<Event>{{1, SegmentEvent::PartialSegment, Segment, 0, Count - 1}});
+}

@@ -1,0 +1,55 @@
+/// \file
+/// trace show --events: every event of a .bbtrace as a line of text, to read a trace
+/// or to compare two (e.g. a recording and an import of the same run) with diff.
+#include "SegmentTrace.h"
+#include "Trace.h"
+
+#include "llvm/Support/raw_ostream.h"
+#include <fmt/format.h>
+
+namespace mlgo {
+
+llvm::Error printTraceEvents(llvm::StringRef Path, llvm::raw_ostream &OS) {
+  auto Reader = SegmentTraceReader::open(Path);
+  if (!Reader)
+    return Reader.takeError();
+  const SegmentTraceHeader &H = (*Reader)->header();
+  auto SegmentName = [&](uint32_t Index) {
+    const SegmentTraceReader::SegmentName &S = (*Reader)->segments()[Index];
+    const TracedFunction &F = H.Functions[S.Function];
+    return fmt::format("{} block {} segment {}", F.Key, F.Blocks[S.Block].ID,
+                       S.SegmentInBlock);
+  };
+  uint32_t Thread;
+  SegmentEvent E;
+  for (;;) {
+    auto More = (*Reader)->next(Thread, E);
+    if (!More)
+      return More.takeError();
+    if (!*More)
+      return llvm::Error::success();
+    std::string What;
+    switch (E.What) {
+    case SegmentEvent::Segment:
+      What = "segment " + SegmentName(E.Index);
+      break;
+    case SegmentEvent::PartialSegment:
+      What = fmt::format("partial {} from byte {}", SegmentName(E.Index), E.Offset);
+      break;
+    case SegmentEvent::Padding:
+      What = "padding after " + SegmentName(E.Index);
+      break;
+    case SegmentEvent::Unmapped: {
+      const std::vector<std::string> &Modules = (*Reader)->modules();
+      What = "unmapped in " + (E.Index < Modules.size() && !Modules[E.Index].empty()
+                                   ? Modules[E.Index]
+                                   : E.Index ? "module " + std::to_string(E.Index)
+                                             : std::string("(no module)"));
+      break;
+    }
+    }
+    OS << fmt::format("thread {}: {}, {} instructions\n", Thread, What, E.Count);
+  }
+}
+
+} // namespace mlgo

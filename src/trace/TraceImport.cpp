@@ -1,0 +1,64 @@
+/// \file
+/// trace import: the importer of the chosen format feeds the same segment builder and
+/// .bbtrace writer as `trace record`, through synthesized superblocks and runs, which
+/// are checked against the binary's code on the way.
+#include "CodeImage.h"
+#include "CodeLengthCheck.h"
+#include "SegmentTrace.h"
+#include "SegmentTraceListener.h"
+#include "TraceImporters.h"
+
+#include "llvm/Support/FileSystem.h"
+#include <chrono>
+
+namespace mlgo {
+
+llvm::Expected<TraceImportResult> runTraceImport(const TraceImportOptions &Opts) {
+  auto Start = std::chrono::steady_clock::now();
+  auto Image = CodeImage::loadBinary(Opts.Binary);
+  if (!Image)
+    return Image.takeError();
+  auto Writer = SegmentTraceWriter::create(Opts.Output, describeImage(*Image));
+  if (!Writer)
+    return Writer.takeError();
+  SegmentBuilder Builder(*Image, **Writer);
+  SegmentTraceListener Listener(Builder, **Writer);
+  auto Check = CodeLengthCheck::create(Opts.Binary, Opts.Input, Listener);
+  if (!Check)
+    return Check.takeError();
+  RunSynthesizer Runs(**Check);
+  ImportSink Sink{**Check, Runs, Builder};
+  llvm::Error Err = Opts.Format == ImportFormat::Lackey ? importLackey(Opts, Sink)
+                                                         : importDrmemtrace(Opts, Sink);
+  if (Err)
+    return Err; // the writer's destructor removes the temporary file
+  if (llvm::Error E = Sink.endThread())
+    return E;
+  if (llvm::Error E = (*Writer)->finish())
+    return E;
+
+  TraceImportResult Result;
+  Result.Instructions = (*Writer)->instructions();
+  Result.Events = (*Writer)->events();
+  Result.Threads = Runs.threads();
+  Result.InputFiles = Sink.InputFiles;
+  uint64_t Size = 0;
+  llvm::sys::fs::file_size(Opts.Output, Size);
+  Result.Bytes = Size;
+  Result.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  return Result;
+}
+
+Json TraceImportResult::toJSON() const {
+  return Json{{"format", "mlgo-ra.trace-import.summary"},
+              {"version", 1},
+              {"instructions", Instructions},
+              {"events", Events},
+              {"threads", Threads},
+              {"input_files", InputFiles},
+              {"bytes", Bytes},
+              {"seconds", Seconds}};
+}
+
+} // namespace mlgo
