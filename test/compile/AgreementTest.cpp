@@ -1,0 +1,71 @@
+// How often `initial` produces the same code as `default` (LLVM's own heuristic), per
+// function: every function in its own section, compared byte for byte.
+#include "CompileFixture.h"
+#include "TestSupport.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <cstdlib>
+#include <iostream>
+
+using namespace mlgo;
+using namespace mlgo::test;
+
+namespace {
+
+struct Agreement {
+  int Same = 0, Functions = 0;
+};
+
+Agreement compare(const std::string &Dir, const std::string &Bc) {
+  std::map<std::string, std::string> Text[2];
+  int I = 0;
+  for (const char *Name : {"default", "initial"}) {
+    std::string Obj = Bc + "." + Name + ".o";
+    requireOk(compileWithPolicy(requireOk(builtinPolicy(Name)),
+                                optionsFor(Dir, objectArgs(Bc, Obj, true))));
+    Text[I++] = readSections(Obj, ".text.");
+  }
+  Agreement A;
+  for (const auto &[Section, Bytes] : Text[0]) {
+    ++A.Functions;
+    A.Same += Text[1].count(Section) && Text[1].at(Section) == Bytes;
+  }
+  return A;
+}
+
+} // namespace
+
+TEST_CASE("initial reproduces default's code for most functions", "[compile]") {
+  std::string Dir = makeTempDir("compile-agreement");
+  std::string Workload = std::string(SourceDir) + "/examples/workload";
+  std::vector<std::pair<std::string, std::string>> Sources = {
+      {"pressure.c", PressureSource}};
+  for (const char *Name : {"compress.c", "hash.c", "matrix.c", "random.c"})
+    Sources.push_back({Name, readFile(Workload + "/" + Name)});
+  // More C files to measure on, separated by ':' (not needed by the test).
+  if (const char *Extra = std::getenv("MLGO_AGREEMENT_SOURCES"))
+    for (llvm::StringRef Rest = Extra; !Rest.empty();) {
+      auto [Path, Tail] = Rest.split(':');
+      Sources.push_back({llvm::sys::path::filename(Path).str(), readFile(Path.str())});
+      Rest = Tail;
+    }
+  Agreement Total;
+  // As built, then without inlining: more (and smaller) functions.
+  for (const char *Flags : {"", "-fno-inline"}) {
+    for (const auto &[Name, Source] : Sources) {
+      std::string Stem = llvm::sys::path::stem(Name).str() + (*Flags ? "-noinline" : "");
+      Agreement A = compare(
+          Dir, compileToBitcode(Dir, Stem, Source,
+                                std::string(Flags) + " -I" + shellQuote(Workload)));
+      std::cout << "initial = default: " << Stem << ": " << A.Same << " of "
+                << A.Functions << " functions\n";
+      Total.Same += A.Same;
+      Total.Functions += A.Functions;
+    }
+  }
+  std::cout << "initial = default: all: " << Total.Same << " of " << Total.Functions
+            << " functions\n";
+  REQUIRE(Total.Functions >= 20);
+  REQUIRE(Total.Same * 2 >= Total.Functions);
+}
