@@ -39,25 +39,28 @@ Agreement compare(const std::string &Dir, const std::string &Bc) {
 TEST_CASE("initial reproduces default's code for most functions", "[compile]") {
   std::string Dir = makeTempDir("compile-agreement");
   std::string Workload = std::string(SourceDir) + "/examples/workload";
-  std::vector<std::pair<std::string, std::string>> Sources = {
-      {"pressure.c", PressureSource}};
+  struct Source {
+    std::string Name, Text, IncludeDir;
+  };
+  std::vector<Source> Sources = {{"pressure.c", PressureSource, Workload}};
   for (const char *Name : {"compress.c", "hash.c", "matrix.c", "random.c"})
-    Sources.push_back({Name, readFile(Workload + "/" + Name)});
+    Sources.push_back({Name, readFile(Workload + "/" + Name), Workload});
   // More C files to measure on, separated by ':' (not needed by the test).
   if (const char *Extra = std::getenv("MLGO_AGREEMENT_SOURCES"))
     for (llvm::StringRef Rest = Extra; !Rest.empty();) {
       auto [Path, Tail] = Rest.split(':');
-      Sources.push_back({llvm::sys::path::filename(Path).str(), readFile(Path.str())});
+      Sources.push_back({llvm::sys::path::filename(Path).str(), readFile(Path.str()),
+                         llvm::sys::path::parent_path(Path).str()});
       Rest = Tail;
     }
   Agreement Total;
   // As built, then without inlining: more (and smaller) functions.
   for (const char *Flags : {"", "-fno-inline"}) {
-    for (const auto &[Name, Source] : Sources) {
-      std::string Stem = llvm::sys::path::stem(Name).str() + (*Flags ? "-noinline" : "");
+    for (const Source &S : Sources) {
+      std::string Stem = llvm::sys::path::stem(S.Name).str() + (*Flags ? "-noinline" : "");
       Agreement A = compare(
-          Dir, compileToBitcode(Dir, Stem, Source,
-                                std::string(Flags) + " -I" + shellQuote(Workload)));
+          Dir, compileToBitcode(Dir, Stem, S.Text,
+                                std::string(Flags) + " -I" + shellQuote(S.IncludeDir)));
       std::cout << "initial = default: " << Stem << ": " << A.Same << " of "
                 << A.Functions << " functions\n";
       Total.Same += A.Same;
