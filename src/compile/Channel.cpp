@@ -50,24 +50,14 @@ Channel::~Channel() {
   rmdir(Dir.c_str());
 }
 
-llvm::Expected<bool> Channel::tryOpenToCompiler() {
-  std::string Path = base() + ".in";
-  // A non-blocking open for writing fails with ENXIO while there is no reader.
-  int Fd = open(Path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-  if (Fd < 0) {
-    if (errno == ENXIO || errno == EINTR)
-      return false;
-    return stageError("cannot open the FIFO {}: {}", Path, std::strerror(errno));
-  }
-  ToFd = Fd;
-  return true;
-}
-
-llvm::Error Channel::openFromCompiler() {
-  std::string Path = base() + ".out";
-  FromFd = open(Path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+llvm::Error Channel::open() {
+  std::string In = base() + ".in", Out = base() + ".out";
+  ToFd = ::open(In.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (ToFd < 0)
+    return stageError("cannot open the FIFO {}: {}", In, std::strerror(errno));
+  FromFd = ::open(Out.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (FromFd < 0)
-    return stageError("cannot open the FIFO {}: {}", Path, std::strerror(errno));
+    return stageError("cannot open the FIFO {}: {}", Out, std::strerror(errno));
   return llvm::Error::success();
 }
 

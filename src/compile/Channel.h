@@ -1,6 +1,8 @@
 /// \file
 /// The two FIFOs of one interactive compile, in a fresh directory that is removed
 /// whatever happens. The compiler reads B.in (opening it first) and writes B.out.
+/// The host holds B.in read-write, so a dead compiler never makes its writes fail:
+/// the host learns of a death from the process, not from the FIFO.
 #pragma once
 
 #include "llvm/Support/Error.h"
@@ -22,11 +24,10 @@ public:
   std::string base() const { return Dir + "/advisor"; }
   std::string stderrPath() const { return Dir + "/stderr"; }
 
-  /// Tries once to open B.in for writing without blocking: true once the compiler has
-  /// opened it for reading, false while it has not.
-  llvm::Expected<bool> tryOpenToCompiler();
-  /// Opens B.out for reading without blocking (works before the compiler opens it).
-  llvm::Error openFromCompiler();
+  /// Opens the host's ends without blocking: B.in read-write (on Linux this succeeds
+  /// at once and lets the compiler's blocking open for reading return; fifo(7)), and
+  /// B.out read-only (works before the compiler opens it for writing).
+  llvm::Error open();
   int toCompiler() const { return ToFd; }
   int fromCompiler() const { return FromFd; }
 

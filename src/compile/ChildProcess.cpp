@@ -9,7 +9,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -49,14 +51,23 @@ llvm::Expected<ChildProcess> ChildProcess::spawn(const std::vector<std::string> 
   return ChildProcess(Pid);
 }
 
+ChildProcess::ChildProcess(pid_t Pid) : Pid(Pid) {
+#ifdef SYS_pidfd_open
+  ExitFd = int(syscall(SYS_pidfd_open, Pid, 0));
+#endif
+}
+
 ChildProcess::ChildProcess(ChildProcess &&Other) noexcept
-    : Pid(Other.Pid), Status(Other.Status) {
+    : Pid(Other.Pid), ExitFd(Other.ExitFd), Status(Other.Status) {
   Other.Pid = -1;
+  Other.ExitFd = -1;
 }
 
 ChildProcess::~ChildProcess() {
   if (Pid > 0 && !Status)
     kill();
+  if (ExitFd >= 0)
+    close(ExitFd);
 }
 
 std::optional<int> ChildProcess::poll() {

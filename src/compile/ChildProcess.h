@@ -22,6 +22,9 @@ public:
   ~ChildProcess();
 
   pid_t pid() const { return Pid; }
+  /// A descriptor that poll() reports readable once the child has exited (a pidfd),
+  /// or -1 where the kernel has none; then callers poll() in time slices.
+  int exitFd() const { return ExitFd; }
   /// The wait status once the child has exited (non-blocking).
   std::optional<int> poll();
   /// Sends SIGKILL and reaps the child.
@@ -30,8 +33,9 @@ public:
   static std::string describe(int Status);
 
 private:
-  explicit ChildProcess(pid_t Pid) : Pid(Pid) {}
+  explicit ChildProcess(pid_t Pid);
   pid_t Pid = -1;
+  int ExitFd = -1;
   std::optional<int> Status;
 };
 

@@ -1,8 +1,9 @@
 /// \file
-/// The host loop. Nothing here blocks for long: FIFOs are opened without blocking and
-/// every wait is a poll() of at most 50 ms, after which the host checks whether the
-/// compiler has exited, the deadline has passed or an interrupt was requested. So a
-/// compiler that never opens the FIFOs, dies, or hangs cannot hang the host.
+/// The host loop. Nothing here blocks for long: the FIFOs are opened without blocking
+/// before the compiler starts, and every wait is a poll() of the compiler's output and
+/// its exit (a pidfd) for at most 50 ms, after which the host checks the deadline and
+/// interrupts. So a compiler that never opens the FIFOs, dies, or hangs cannot hang
+/// the host, and a compile costs no sleeping.
 #include "InteractiveCompile.h"
 
 #include "Channel.h"
@@ -58,7 +59,9 @@ public:
 private:
   /// Why the host must stop waiting, if it must: timeout or interrupt.
   llvm::Error checkStop();
-  llvm::Error openChannel(bool &Opened);
+  /// Waits up to a slice for the compiler's output (if \p Fd >= 0) or its exit;
+  /// returns whether \p Fd is readable.
+  llvm::Expected<bool> wait(int Fd, int TimeoutMs);
   llvm::Error exchange();
   llvm::Error answer(const ProtocolMessage &M);
   llvm::Error finish();
@@ -91,27 +94,14 @@ llvm::Error Session::checkStop() {
   return llvm::Error::success();
 }
 
-llvm::Error Session::openChannel(bool &Opened) {
-  // The compiler opens B.in first, blocking until a writer appears; our
-  // non-blocking open only succeeds once it is there.
-  int SleepMs = 1;
-  while (true) {
-    auto Ready = Chan->tryOpenToCompiler();
-    if (!Ready)
-      return Ready.takeError();
-    if (*Ready)
-      break;
-    if (Child.poll()) {
-      Opened = false; // exited without reaching the allocator (or failed)
-      return llvm::Error::success();
-    }
-    if (llvm::Error E = checkStop())
-      return E;
-    std::this_thread::sleep_for(std::chrono::milliseconds(SleepMs));
-    SleepMs = std::min(SleepMs * 2, 20);
-  }
-  Opened = true;
-  return Chan->openFromCompiler();
+llvm::Expected<bool> Session::wait(int Fd, int TimeoutMs) {
+  pollfd Fds[2] = {{Fd, POLLIN, 0}, {Child.exitFd(), POLLIN, 0}};
+  int Ready = ::poll(Fds, 2, TimeoutMs);
+  if (Ready < 0 && errno != EINTR)
+    return stageError("{}: poll failed: {}", name(), std::strerror(errno));
+  if (Fds[1].revents || Child.exitFd() < 0)
+    Child.poll(); // reaps it if it has exited
+  return Ready > 0 && Fds[0].revents != 0;
 }
 
 llvm::Error Session::answer(const ProtocolMessage &M) {
@@ -133,8 +123,6 @@ llvm::Error Session::answer(const ProtocolMessage &M) {
       Done += N;
       continue;
     }
-    if (N < 0 && errno == EPIPE)
-      return llvm::Error::success(); // the compiler is gone; finish() says why
     if (N < 0 && errno != EAGAIN && errno != EINTR)
       return stageError("{}: cannot write to the advisor channel: {}", name(),
                         std::strerror(errno));
@@ -150,28 +138,27 @@ llvm::Error Session::answer(const ProtocolMessage &M) {
 
 llvm::Error Session::exchange() {
   char Chunk[1 << 16];
-  bool SawData = false;
+  bool Exited = false;
   while (true) {
     // Checked on every message too: a compiler that streams decisions fast must
     // still respect the deadline.
     if (llvm::Error E = checkStop())
       return E;
-    pollfd In = {Chan->fromCompiler(), POLLIN, 0};
-    int Ready = ::poll(&In, 1, SliceMs);
-    if (Ready < 0 && errno != EINTR)
-      return stageError("{}: poll failed: {}", name(), std::strerror(errno));
+    auto Readable = wait(Chan->fromCompiler(), Exited ? 0 : SliceMs);
+    if (!Readable)
+      return Readable.takeError();
     ssize_t N = 0;
-    if (Ready > 0) {
+    if (*Readable) {
       N = read(Chan->fromCompiler(), Chunk, sizeof(Chunk));
       if (N < 0 && errno != EAGAIN && errno != EINTR)
         return stageError("{}: cannot read the advisor channel: {}", name(),
                           std::strerror(errno));
-      // End of file before any data only means the compiler has not opened B.out yet.
-      if (N == 0 && SawData)
+      // End of file before any data only means the compiler has not opened B.out.
+      if (N == 0 && Result.ChannelOpened)
         return llvm::Error::success();
     }
     if (N > 0) {
-      SawData = true;
+      Result.ChannelOpened = true;
       Reader.append(Chunk, N);
       while (true) {
         auto M = Reader.next();
@@ -189,10 +176,15 @@ llvm::Error Session::exchange() {
       }
       continue;
     }
-    // Nothing to read: has the compiler gone?
-    if (Child.poll())
+    // Nothing to read. If the compiler has gone, read once more without waiting:
+    // what it wrote just before exiting is still in the FIFO.
+    if (Exited)
       return llvm::Error::success();
-    if (Ready > 0) // hang-up without a writer yet: do not spin
+    if (Child.poll()) {
+      Exited = true;
+      continue;
+    }
+    if (*Readable) // a hang-up before any writer: do not spin
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 }
@@ -201,7 +193,9 @@ llvm::Error Session::finish() {
   while (!Child.poll()) {
     if (llvm::Error E = checkStop())
       return E;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    auto Ignored = wait(-1, SliceMs);
+    if (!Ignored)
+      return Ignored.takeError();
   }
   Result.Diagnostics = readDiagnostics(StderrPath);
   int Status = *Child.poll();
@@ -214,16 +208,9 @@ llvm::Error Session::finish() {
 }
 
 llvm::Expected<CompileResult> Session::run() {
-  if (Chan) {
-    bool Opened = false;
-    if (llvm::Error E = openChannel(Opened))
+  if (Chan)
+    if (llvm::Error E = exchange())
       return E;
-    if (Opened) {
-      Result.ChannelOpened = true;
-      if (llvm::Error E = exchange())
-        return E;
-    }
-  }
   if (llvm::Error E = finish())
     return E;
   Result.Seconds = std::chrono::duration<double>(Clock::now() - Start).count();
@@ -234,10 +221,6 @@ llvm::Expected<CompileResult> Session::run() {
 
 llvm::Expected<CompileResult> compileWithPolicy(const Policy &P,
                                                 const CompileOptions &Options) {
-  // A compiler that dies makes our next write fail with EPIPE instead of a signal.
-  static std::once_flag IgnoreSigpipe;
-  std::call_once(IgnoreSigpipe, [] { signal(SIGPIPE, SIG_IGN); });
-
   // Every compile gets a directory: the FIFOs (advisor policies) and stderr.
   auto Chan = Channel::create(Options.ChannelParent);
   if (!Chan)
@@ -259,6 +242,9 @@ llvm::Expected<CompileResult> compileWithPolicy(const Policy &P,
       return R.takeError();
     Recorder = std::move(*R);
   }
+  if (P.usesAdvisor())
+    if (llvm::Error E = Chan->open())
+      return E;
   auto Child = ChildProcess::spawn(Argv, Chan->stderrPath());
   if (!Child)
     return Child.takeError();

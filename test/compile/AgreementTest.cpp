@@ -15,18 +15,22 @@ namespace {
 
 struct Agreement {
   int Same = 0, Functions = 0;
+  uint64_t Decisions = 0;
+  double Seconds[2] = {0, 0}; ///< default, initial
 };
 
 Agreement compare(const std::string &Dir, const std::string &Bc) {
   std::map<std::string, std::string> Text[2];
+  Agreement A;
   int I = 0;
   for (const char *Name : {"default", "initial"}) {
     std::string Obj = Bc + "." + Name + ".o";
-    requireOk(compileWithPolicy(requireOk(builtinPolicy(Name)),
-                                optionsFor(Dir, objectArgs(Bc, Obj, true))));
+    CompileResult R = requireOk(compileWithPolicy(
+        requireOk(builtinPolicy(Name)), optionsFor(Dir, objectArgs(Bc, Obj, true))));
+    A.Decisions += R.Decisions;
+    A.Seconds[I] = R.Seconds;
     Text[I++] = readSections(Obj, ".text.");
   }
-  Agreement A;
   for (const auto &[Section, Bytes] : Text[0]) {
     ++A.Functions;
     A.Same += Text[1].count(Section) && Text[1].at(Section) == Bytes;
@@ -57,7 +61,8 @@ TEST_CASE("initial reproduces default's code for most functions", "[compile]") {
   // As built, then without inlining: more (and smaller) functions.
   for (const char *Flags : {"", "-fno-inline"}) {
     for (const Source &S : Sources) {
-      std::string Stem = llvm::sys::path::stem(S.Name).str() + (*Flags ? "-noinline" : "");
+      std::string Stem =
+          llvm::sys::path::stem(S.Name).str() + (*Flags ? "-noinline" : "");
       Agreement A = compare(
           Dir, compileToBitcode(Dir, Stem, S.Text,
                                 std::string(Flags) + " -I" + shellQuote(S.IncludeDir)));
@@ -65,10 +70,15 @@ TEST_CASE("initial reproduces default's code for most functions", "[compile]") {
                 << A.Functions << " functions\n";
       Total.Same += A.Same;
       Total.Functions += A.Functions;
+      Total.Decisions += A.Decisions;
+      for (int P = 0; P < 2; ++P)
+        Total.Seconds[P] += A.Seconds[P];
     }
   }
   std::cout << "initial = default: all: " << Total.Same << " of " << Total.Functions
             << " functions\n";
+  std::cout << "compile time: default " << Total.Seconds[0] << " s, initial "
+            << Total.Seconds[1] << " s for " << Total.Decisions << " decisions\n";
   REQUIRE(Total.Functions >= 20);
   REQUIRE(Total.Same * 2 >= Total.Functions);
 }
