@@ -30,6 +30,7 @@ std::vector<float> Policy::scores(const Observation &O) const {
 }
 
 int64_t Policy::decide(const Observation &O) const {
+  assert(usesAdvisor() && "the default policy decides inside LLVM");
   thread_local std::vector<float> Input, Scratch;
   Input.resize(columnInputCount());
   int64_t Best = -1;
