@@ -1,0 +1,158 @@
+/// \file
+/// The policy file format (version 1):
+///   {"format": "mlgo-ra-policy", "version": 1, "name": ..., "kind": "network",
+///    "feature_set": {"name": "llvm-22-regalloc-evict", "features": [...]},
+///    "encoding": {"name": "columns-v1", "normalization": ..., "inputs": [...]},
+///    "architecture": {"inputs": 47, "hidden": [32, 16], "activation": "relu",
+///                     "output": ...},
+///    "parameters": [...]}
+/// A "default" policy has only format, version, name and kind. Everything that fixes
+/// the meaning of the parameters is checked on load, so a policy trained for another
+/// feature set or encoding fails instead of deciding nonsense.
+#include "Policy.h"
+
+#include "ColumnEncoding.h"
+#include "support/Error.h"
+
+namespace mlgo {
+
+static constexpr const char *FormatName = "mlgo-ra-policy";
+static constexpr int FormatVersion = 1;
+static constexpr const char *Normalization =
+    "booleans as sent; is_local min(x,4)/4; stages one-hot 0..6; floats clamped to "
+    "[0,1], NaN as 1; progress as sent";
+static constexpr const char *OutputRule =
+    "one score per column; index_to_evict is the first highest-scoring column whose "
+    "mask is 1";
+
+Json Policy::toJSON() const {
+  Json Out = {{"format", FormatName}, {"version", FormatVersion}, {"name", Name}};
+  if (!usesAdvisor()) {
+    Out["kind"] = "default";
+    return Out;
+  }
+  Out["kind"] = "network";
+  Out["feature_set"] = {{"name", EvictFeatureSetName},
+                        {"features", featureSpecsToJson()}};
+  Out["encoding"] = {{"name", ColumnEncodingName},
+                     {"normalization", Normalization},
+                     {"inputs", columnInputNames()}};
+  Out["architecture"] = {{"inputs", Net.inputs()},
+                         {"hidden", Net.hidden()},
+                         {"activation", "relu"},
+                         {"output", OutputRule}};
+  Out["parameters"] = Net.parameters();
+  return Out;
+}
+
+static llvm::Error checkFeatureSet(const Json &Value, llvm::StringRef Input) {
+  auto Set = getJsonField<Json>(Value, "feature_set", Input);
+  if (!Set)
+    return Set.takeError();
+  auto SetName = getJsonField<std::string>(*Set, "name", Input);
+  if (!SetName)
+    return SetName.takeError();
+  if (*SetName != EvictFeatureSetName)
+    return inputError(Input, "unknown feature set '{}' (this mlgo-ra knows only '{}')",
+                      *SetName, EvictFeatureSetName);
+  auto Features = getJsonField<Json>(*Set, "features", Input);
+  if (!Features)
+    return Features.takeError();
+  return checkFeatureSpecs(*Features, Input);
+}
+
+static llvm::Error checkEncoding(const Json &Value, llvm::StringRef Input) {
+  auto Encoding = getJsonField<Json>(Value, "encoding", Input);
+  if (!Encoding)
+    return Encoding.takeError();
+  auto EncodingName = getJsonField<std::string>(*Encoding, "name", Input);
+  if (!EncodingName)
+    return EncodingName.takeError();
+  if (*EncodingName != ColumnEncodingName)
+    return inputError(Input, "unknown encoding '{}' (this mlgo-ra knows only '{}')",
+                      *EncodingName, ColumnEncodingName);
+  auto Inputs = getJsonField<std::vector<std::string>>(*Encoding, "inputs", Input);
+  if (!Inputs)
+    return Inputs.takeError();
+  if (*Inputs != columnInputNames())
+    return inputError(Input, "the inputs of encoding '{}' differ from this mlgo-ra's",
+                      ColumnEncodingName);
+  return llvm::Error::success();
+}
+
+static llvm::Expected<Network> readNetwork(const Json &Value, llvm::StringRef Input) {
+  auto Arch = getJsonField<Json>(Value, "architecture", Input);
+  if (!Arch)
+    return Arch.takeError();
+  auto Inputs = getJsonField<int>(*Arch, "inputs", Input);
+  auto Hidden = getJsonField<std::vector<int>>(*Arch, "hidden", Input);
+  auto Activation = getJsonField<std::string>(*Arch, "activation", Input);
+  auto Params = getJsonField<std::vector<float>>(Value, "parameters", Input);
+  if (!Inputs || !Hidden || !Activation || !Params)
+    return llvm::joinErrors(llvm::joinErrors(Inputs.takeError(), Hidden.takeError()),
+                            llvm::joinErrors(Activation.takeError(), Params.takeError()));
+  if (*Inputs != columnInputCount())
+    return inputError(Input, "the network has {} inputs, the encoding {}", *Inputs,
+                      columnInputCount());
+  if (*Activation != "relu")
+    return inputError(Input, "unknown activation '{}' (expected 'relu')", *Activation);
+  for (int Width : *Hidden)
+    if (Width <= 0 || Width > 4096)
+      return inputError(Input, "hidden layer width {} is out of range", Width);
+  Network Net(*Inputs, *Hidden);
+  if (Params->size() != Net.parameters().size())
+    return inputError(Input, "{} parameters, but inputs {} and hidden {} need {}",
+                      Params->size(), *Inputs, dumpJson(*Hidden, -1),
+                      Net.parameters().size());
+  Net.parameters() = std::move(*Params);
+  return Net;
+}
+
+llvm::Expected<Policy> Policy::fromJSON(const Json &Value, llvm::StringRef Input) {
+  auto Format = getJsonField<std::string>(Value, "format", Input);
+  if (!Format)
+    return Format.takeError();
+  if (*Format != FormatName)
+    return inputError(Input, "not a policy file (format '{}')", *Format);
+  auto Version = getJsonField<int>(Value, "version", Input);
+  if (!Version)
+    return Version.takeError();
+  if (*Version != FormatVersion)
+    return inputError(Input, "policy format version {} (this mlgo-ra reads {})", *Version,
+                      FormatVersion);
+  auto Name = getJsonField<std::string>(Value, "name", Input);
+  auto KindName = getJsonField<std::string>(Value, "kind", Input);
+  if (!Name || !KindName)
+    return llvm::joinErrors(Name.takeError(), KindName.takeError());
+  if (*KindName == "default") {
+    Policy P = makeDefault();
+    P.setName(*Name);
+    return P;
+  }
+  if (*KindName != "network")
+    return inputError(Input, "unknown policy kind '{}'", *KindName);
+  if (llvm::Error E = checkFeatureSet(Value, Input))
+    return E;
+  if (llvm::Error E = checkEncoding(Value, Input))
+    return E;
+  auto Net = readNetwork(Value, Input);
+  if (!Net)
+    return Net.takeError();
+  return makeNetwork(*Name, std::move(*Net));
+}
+
+llvm::Expected<Policy> loadPolicy(llvm::StringRef NameOrPath) {
+  for (const std::string &Name : builtinPolicyNames())
+    if (NameOrPath == Name)
+      return builtinPolicy(Name);
+  auto Value = readJsonFile(NameOrPath);
+  if (!Value)
+    return Value.takeError();
+  return Policy::fromJSON(*Value, NameOrPath);
+}
+
+llvm::Error savePolicy(const Policy &P, llvm::StringRef Path) {
+  return writeJsonFile(Path, P.toJSON());
+}
+
+} // namespace mlgo
