@@ -4,6 +4,7 @@
 /// run of instructions. The format is specified in src/trace/valgrind/README.md.
 #pragma once
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -39,9 +40,11 @@ struct CollectorSuperblock {
 /// NumInstructions contiguous instructions from Address, executed by one thread.
 struct CollectorRun {
   uint32_t ThreadId = 0;
-  uint64_t Address = 0;
   uint32_t NumInstructions = 0;
   uint32_t SuperblockIndex = 0; ///< into CollectorStreamReader::superblocks()
+  /// The exit it left through: CollectorSuperblock::FirstExitId + the exit's index.
+  uint32_t ExitId = 0;
+  uint64_t Address = 0;
 };
 
 /// Receives the stream's records in order. A module or superblock is always reported
@@ -53,6 +56,9 @@ public:
   virtual llvm::Error onSuperblock(const CollectorSuperblock &S, uint32_t Index);
   virtual void onThreadSwitch(uint32_t ThreadId);
   virtual llvm::Error onRun(const CollectorRun &R) = 0;
+  /// Consecutive runs of one thread, in order (the reader hands over runs in batches;
+  /// nothing else happens between them). The default calls onRun() for each.
+  virtual llvm::Error onRuns(llvm::ArrayRef<CollectorRun> Runs);
 };
 
 /// Reads a stream incrementally from a file descriptor (a file, a pipe or a FIFO),

@@ -21,6 +21,7 @@
 
 #include "CodeImage.h"
 #include "SegmentBuilder.h"
+#include "support/ByteCursor.h"
 
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -60,6 +61,7 @@ public:
   /// Names a collector module for later unmapped events (written once per id).
   llvm::Error defineModule(uint32_t Id, llvm::StringRef Path);
   llvm::Error onEvent(uint32_t ThreadId, const SegmentEvent &E) override;
+  llvm::Error onEvents(uint32_t ThreadId, llvm::ArrayRef<SegmentEvent> Events) override;
   /// Writes the end record, closes the stream and renames the file into place.
   llvm::Error finish();
 
@@ -69,11 +71,17 @@ public:
 private:
   SegmentTraceWriter() = default;
   llvm::Error flush(bool End);
+  /// Room for \p N more bytes at the end of Pending.
+  uint8_t *reserve(size_t N);
+  void append(llvm::StringRef Bytes);
+  void pushVarint(uint64_t V) { PendingSize = putVarint(reserve(10), V) - Pending.data(); }
 
   struct Impl;
   std::unique_ptr<Impl> I;
   std::string Path, TempPath;
-  std::string Pending; ///< uncompressed bytes not yet handed to zstd
+  /// Uncompressed bytes not yet handed to zstd: the first PendingSize of Pending.
+  std::vector<uint8_t> Pending;
+  size_t PendingSize = 0;
   uint32_t ThreadId = 0;
   bool HaveThread = false;
   uint64_t Instructions = 0, Events = 0;

@@ -19,23 +19,19 @@ extern char **environ;
 namespace mlgo {
 namespace {
 
-/// Feeds the segment builder and names the modules of unmapped code in the trace.
-class RecordListener : public CollectorStreamListener {
+/// The segment builder, which also names the modules of unmapped code in the trace.
+/// (Deriving rather than forwarding keeps a virtual call off the per-run path.)
+class RecordListener final : public SegmentBuilder {
 public:
-  RecordListener(SegmentBuilder &Builder, SegmentTraceWriter &Writer)
-      : Builder(Builder), Writer(Writer) {}
+  RecordListener(const CodeImage &Image, SegmentTraceWriter &Writer)
+      : SegmentBuilder(Image, Writer), Writer(Writer) {}
   llvm::Error onModule(const CollectorModule &M) override {
     if (llvm::Error E = Writer.defineModule(M.Id, M.Path))
       return E;
-    return Builder.onModule(M);
+    return SegmentBuilder::onModule(M);
   }
-  llvm::Error onSuperblock(const CollectorSuperblock &S, uint32_t Index) override {
-    return Builder.onSuperblock(S, Index);
-  }
-  llvm::Error onRun(const CollectorRun &R) override { return Builder.onRun(R); }
 
 private:
-  SegmentBuilder &Builder;
   SegmentTraceWriter &Writer;
 };
 
@@ -92,9 +88,8 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
   // If Valgrind dies, the pipe closes and the reader reports a truncated stream.
   CollectorStreamReader Reader(Pipe[0], "the collector stream of " + Opts.Command[0],
                                /*OwnsFd=*/true);
-  SegmentBuilder Builder(*Image, **Writer);
-  RecordListener Listener(Builder, **Writer);
-  llvm::Error ReadError = Reader.run(Listener);
+  RecordListener Builder(*Image, **Writer);
+  llvm::Error ReadError = Reader.run(Builder);
   std::string WaitError;
   llvm::sys::ProcessInfo Done = llvm::sys::Wait(Child, std::nullopt, &WaitError);
   if (Done.ReturnCode < 0) {
