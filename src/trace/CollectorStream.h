@@ -40,12 +40,21 @@ struct CollectorSuperblock {
 /// NumInstructions contiguous instructions from Address, executed by one thread.
 struct CollectorRun {
   uint32_t ThreadId = 0;
+  uint64_t Address = 0;
   uint32_t NumInstructions = 0;
   uint32_t SuperblockIndex = 0; ///< into CollectorStreamReader::superblocks()
   /// The exit it left through: CollectorSuperblock::FirstExitId + the exit's index.
   uint32_t ExitId = 0;
-  uint64_t Address = 0;
 };
+
+/// A run in a batch (CollectorStreamListener::onRuns), and how many times in a row the
+/// thread ran it (a loop that is one superblock, a `rep` instruction).
+struct RepeatedRun {
+  uint32_t ExitId;
+  uint32_t Repeat;
+};
+
+class CollectorStreamReader;
 
 /// Receives the stream's records in order. A module or superblock is always reported
 /// before the first run that uses it. Returning an error stops the reader.
@@ -56,9 +65,11 @@ public:
   virtual llvm::Error onSuperblock(const CollectorSuperblock &S, uint32_t Index);
   virtual void onThreadSwitch(uint32_t ThreadId);
   virtual llvm::Error onRun(const CollectorRun &R) = 0;
-  /// Consecutive runs of one thread, in order (the reader hands over runs in batches;
-  /// nothing else happens between them). The default calls onRun() for each.
-  virtual llvm::Error onRuns(llvm::ArrayRef<CollectorRun> Runs);
+  /// Consecutive runs of \p ThreadId, in order: the reader hands over runs in batches
+  /// (nothing else happens between them). The default calls onRun() for each run,
+  /// Repeat times, with Reader.runThrough().
+  virtual llvm::Error onRuns(const CollectorStreamReader &Reader, uint32_t ThreadId,
+                             llvm::ArrayRef<RepeatedRun> Runs);
 };
 
 /// Reads a stream incrementally from a file descriptor (a file, a pipe or a FIFO),
@@ -91,6 +102,11 @@ public:
   /// The module flagged as the traced program's executable, or null.
   const CollectorModule *mainExecutable() const;
   const std::vector<CollectorSuperblock> &superblocks() const { return Superblocks; }
+  /// The run of \p ThreadId through the defined exit \p ExitId.
+  CollectorRun runThrough(uint32_t ThreadId, uint32_t ExitId) const {
+    const ExitInfo &X = Exits[ExitId];
+    return {ThreadId, X.Address, ExitInstructions[ExitId], X.SuperblockIndex, ExitId};
+  }
 
   uint32_t pid() const { return Pid; }
   /// Instructions and runs decoded so far; after the end record they equal its counts.
@@ -102,13 +118,17 @@ private:
   struct ExitInfo {
     uint64_t Address;
     uint32_t SuperblockIndex;
-    uint32_t NumInstructions;
   };
   enum class Parse { Done, NeedMore };
 
   llvm::Expected<size_t> fill();
   llvm::Error readHeader();
   llvm::Expected<Parse> parseRecords(CollectorStreamListener &L);
+  /// Decodes the run records of 1 or 2 bytes (exit ids below 16368) at the start of
+  /// [P, End) and hands them to \p L in batches; returns where they end. Longer and
+  /// invalid run records are left to parseRecords(), which reports the errors.
+  llvm::Expected<const uint8_t *> decodeRuns(const uint8_t *P, const uint8_t *End,
+                                             CollectorStreamListener &L);
   llvm::Error error(uint64_t Offset, const llvm::Twine &Message) const;
 
   int Fd;
@@ -126,6 +146,7 @@ private:
   std::vector<CollectorModule> Modules;
   std::vector<CollectorSuperblock> Superblocks;
   std::vector<ExitInfo> Exits;
+  std::vector<uint8_t> ExitInstructions; ///< by exit id; apart, as runs need only this
 };
 
 } // namespace mlgo

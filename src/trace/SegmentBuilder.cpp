@@ -166,24 +166,64 @@ inline SegmentEvent *SegmentBuilder::run(ThreadState &T, uint32_t ExitId,
   return Out;
 }
 
-llvm::Error SegmentBuilder::onRuns(llvm::ArrayRef<CollectorRun> Runs) {
-  if (Runs.empty())
-    return llvm::Error::success();
-  uint32_t ThreadId = Runs.front().ThreadId;
+llvm::Expected<SegmentEvent *> SegmentBuilder::repeat(uint32_t ThreadId, ThreadState &T,
+                                                      uint32_t ExitId, uint32_t Times,
+                                                      SegmentEvent *Out) {
+  // Unmapped code or padding that runs on (a `rep` instruction in a library, say):
+  // the first run left it open, and each repetition only adds to it.
+  const Piece &Head = PlanPieces[ExitId].Head;
+  if (Plans[ExitId].Single && Head.What != SegmentEvent::Segment) {
+    T.Pending.Count += uint64_t(Times) * Head.NumInstructions;
+    return Out;
+  }
+  SegmentEvent *Begin = OutBuffer.data();
+  for (uint32_t I = 0; I < Times; ++I) {
+    if (Out >= Begin + BufferedEvents) {
+      if (llvm::Error E = Sink.onEvents(ThreadId, llvm::ArrayRef<SegmentEvent>(Begin, Out)))
+        return E;
+      Out = Begin;
+    }
+    Out = run(T, ExitId, Out);
+  }
+  return Out;
+}
+
+llvm::Error SegmentBuilder::runs(uint32_t ThreadId, llvm::ArrayRef<RepeatedRun> Runs) {
   ThreadState &T = thread(ThreadId);
-  SegmentEvent *Begin = outBuffer(Runs.size() * MaxRunEvents), *Out = Begin;
-  for (const CollectorRun &R : Runs)
+  // The sink gets the events when the batch is done, or when the buffer might not hold
+  // one more run's.
+  SegmentEvent *Begin = outBuffer(), *Out = Begin;
+  for (const RepeatedRun &R : Runs) {
+    if (Out >= Begin + BufferedEvents) {
+      if (llvm::Error E = Sink.onEvents(ThreadId, llvm::ArrayRef<SegmentEvent>(Begin, Out)))
+        return E;
+      Out = Begin;
+    }
     Out = run(T, R.ExitId, Out);
+    if (R.Repeat > 1) {
+      llvm::Expected<SegmentEvent *> End = repeat(ThreadId, T, R.ExitId, R.Repeat - 1, Out);
+      if (!End)
+        return End.takeError();
+      Out = *End;
+    }
+  }
   if (Out == Begin)
     return llvm::Error::success();
   return Sink.onEvents(ThreadId, llvm::ArrayRef<SegmentEvent>(Begin, Out));
 }
 
-llvm::Error SegmentBuilder::onRun(const CollectorRun &R) { return onRuns(R); }
+llvm::Error SegmentBuilder::onRuns(const CollectorStreamReader &, uint32_t ThreadId,
+                                   llvm::ArrayRef<RepeatedRun> Runs) {
+  return runs(ThreadId, Runs);
+}
+
+llvm::Error SegmentBuilder::onRun(const CollectorRun &R) {
+  return runs(R.ThreadId, RepeatedRun{R.ExitId, 1});
+}
 
 llvm::Error SegmentBuilder::finish() {
   for (auto &[ThreadId, T] : Threads) {
-    SegmentEvent *Begin = outBuffer(1);
+    SegmentEvent *Begin = outBuffer();
     if (close(T, Begin) != Begin)
       if (llvm::Error E = Sink.onEvents(ThreadId, llvm::ArrayRef<SegmentEvent>(Begin, 1)))
         return E;

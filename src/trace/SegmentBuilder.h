@@ -50,7 +50,8 @@ public:
   llvm::Error onModule(const CollectorModule &M) override;
   llvm::Error onSuperblock(const CollectorSuperblock &S, uint32_t Index) override;
   llvm::Error onRun(const CollectorRun &R) override;
-  llvm::Error onRuns(llvm::ArrayRef<CollectorRun> Runs) override;
+  llvm::Error onRuns(const CollectorStreamReader &Reader, uint32_t ThreadId,
+                     llvm::ArrayRef<RepeatedRun> Runs) override;
 
   /// Emits what each thread still holds; call once after the stream ended.
   llvm::Error finish();
@@ -99,12 +100,19 @@ private:
   SegmentEvent *add(ThreadState &T, const Piece &P, SegmentEvent *Out);
   /// Closes the thread's open event, if any.
   SegmentEvent *close(ThreadState &T, SegmentEvent *Out);
-  /// Room for \p N events in OutBuffer.
-  SegmentEvent *outBuffer(size_t N) {
-    if (OutBuffer.size() < N)
-      OutBuffer.resize(N);
+  llvm::Error runs(uint32_t ThreadId, llvm::ArrayRef<RepeatedRun> Runs);
+  /// Repeats the run through \p ExitId \p Times more times; the sink gets the events
+  /// from OutBuffer whenever it might overflow. \p Out is in OutBuffer.
+  llvm::Expected<SegmentEvent *> repeat(uint32_t ThreadId, ThreadState &T,
+                                        uint32_t ExitId, uint32_t Times,
+                                        SegmentEvent *Out);
+  /// OutBuffer with room for BufferedEvents and one more run.
+  SegmentEvent *outBuffer() {
+    if (OutBuffer.size() < BufferedEvents + MaxRunEvents)
+      OutBuffer.resize(BufferedEvents + MaxRunEvents);
     return OutBuffer.data();
   }
+  static constexpr size_t BufferedEvents = 4096;
   ThreadState &thread(uint32_t ThreadId) {
     if (ThreadId != LastThreadId || !LastThread) {
       LastThreadId = ThreadId;
