@@ -69,6 +69,11 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
   int Pipe[2];
   if (::pipe(Pipe) != 0 || ::fcntl(Pipe[0], F_SETFD, FD_CLOEXEC) != 0)
     return stageError("cannot create a pipe: {}", std::strerror(errno));
+#ifdef F_SETPIPE_SZ
+  // The tool writes 1 MiB at a time: a pipe that holds it all takes one write, not 16
+  // (the default holds 64 KiB). Best effort: the limit is /proc/sys/fs/pipe-max-size.
+  (void)::fcntl(Pipe[1], F_SETPIPE_SZ, 1 << 20);
+#endif
   std::vector<std::string> Args = {*ValgrindPath, "--tool=mlgotrace", "-q",
                                    "--fair-sched=yes",
                                    "--mlgotrace-fd=" + std::to_string(Pipe[1])};
