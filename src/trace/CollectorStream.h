@@ -113,6 +113,8 @@ public:
   uint64_t numInstructions() const { return NumInstructions; }
   uint64_t numRuns() const { return NumRuns; }
   bool finished() const { return Finished; }
+  /// The descriptor reached its end (the writer closed it).
+  bool eof() const { return Eof; }
 
 private:
   struct ExitInfo {

@@ -7,11 +7,14 @@
 #include "SegmentTrace.h"
 #include "Trace.h"
 #include "support/Error.h"
+#include "support/Progress.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include <chrono>
+#include <csignal>
 #include <fcntl.h>
+#include <optional>
 #include <unistd.h>
 
 extern char **environ;
@@ -46,13 +49,36 @@ std::vector<std::string> childEnvironment(llvm::StringRef ValgrindLibDir) {
 
 } // namespace
 
+/// Reads the collector stream to its end (or an error), with a progress line once the
+/// recording has taken a second: short ones stay quiet, since the traced program
+/// shares the terminal and its output would interleave with the line.
+static llvm::Error readStream(CollectorStreamReader &Reader, SegmentBuilder &Builder,
+                              bool ShowProgress) {
+  auto Start = std::chrono::steady_clock::now();
+  std::optional<Progress> Bar;
+  uint64_t Shown = 0;
+  for (;;) {
+    llvm::Expected<bool> More = Reader.step(Builder);
+    if (!More)
+      return More.takeError();
+    if (!*More)
+      return llvm::Error::success();
+    if (!Bar && ShowProgress &&
+        std::chrono::steady_clock::now() - Start > std::chrono::seconds(1))
+      Bar.emplace("trace record", 0, /*Show=*/true, "instructions");
+    if (Bar) {
+      Bar->advance(Reader.numInstructions() - Shown);
+      Shown = Reader.numInstructions();
+    }
+  }
+}
+
 llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts) {
   auto Start = std::chrono::steady_clock::now();
   if (Opts.Command.empty())
     return inputError("trace record", "no program to run (give it after --)");
-  auto Image = CodeImage::loadBinary(Opts.Binary);
-  if (!Image)
-    return Image.takeError();
+  if (std::error_code EC = llvm::sys::fs::access(Opts.Binary, llvm::sys::fs::AccessMode::Exist))
+    return inputError(Opts.Binary, "cannot read: {}", EC.message());
   auto ValgrindPath = llvm::sys::findProgramByName(Opts.Valgrind);
   if (!ValgrindPath)
     return inputError(Opts.Valgrind, "cannot find valgrind: {}",
@@ -60,11 +86,6 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
   std::string Tool = Opts.ValgrindLibDir + "/mlgotrace-amd64-linux";
   if (!llvm::sys::fs::exists(Tool))
     return inputError(Opts.ValgrindLibDir, "no mlgotrace tool here ({} is missing)", Tool);
-
-  SegmentTraceHeader Header = describeImage(*Image);
-  auto Writer = SegmentTraceWriter::create(Opts.Output, Header);
-  if (!Writer)
-    return Writer.takeError();
 
   int Pipe[2];
   if (::pipe(Pipe) != 0 || ::fcntl(Pipe[0], F_SETFD, FD_CLOEXEC) != 0)
@@ -89,12 +110,33 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
     ::close(Pipe[0]);
     return stageError("{}: cannot start: {}", *ValgrindPath, SpawnError);
   }
-
   // If Valgrind dies, the pipe closes and the reader reports a truncated stream.
   CollectorStreamReader Reader(Pipe[0], "the collector stream of " + Opts.Command[0],
                                /*OwnsFd=*/true);
+  auto Stop = [&] { // before the whole stream has been read
+    ::kill(Child.Pid, SIGKILL);
+    llvm::sys::Wait(Child, std::nullopt);
+  };
+
+  // Load the binary while Valgrind starts (a fifth of a second): if it is unusable,
+  // the program is stopped before it ran.
+  auto Image = CodeImage::loadBinary(Opts.Binary);
+  if (!Image) {
+    Stop();
+    return Image.takeError();
+  }
+  auto Writer = SegmentTraceWriter::create(Opts.Output, describeImage(*Image));
+  if (!Writer) {
+    Stop();
+    return Writer.takeError();
+  }
+
   RecordListener Builder(*Image, **Writer);
-  llvm::Error ReadError = Reader.run(Builder);
+  llvm::Error ReadError = readStream(Reader, Builder, Opts.ShowProgress);
+  if (ReadError && !Reader.eof()) { // ours, not a truncated stream
+    Stop();
+    return ReadError;
+  }
   std::string WaitError;
   llvm::sys::ProcessInfo Done = llvm::sys::Wait(Child, std::nullopt, &WaitError);
   if (Done.ReturnCode < 0) {
