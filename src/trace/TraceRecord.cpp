@@ -148,6 +148,10 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
     return ReadError;
   if (llvm::Error E = Builder.finish())
     return E;
+  // Every instruction the tool counted is in exactly one event.
+  if ((*Writer)->instructions() != Reader.numInstructions())
+    return stageError("{}: the trace holds {} instructions, the collector counted {}",
+                      Opts.Output, (*Writer)->instructions(), Reader.numInstructions());
   if (llvm::Error E = (*Writer)->finish())
     return E;
 
