@@ -11,7 +11,8 @@
 ///           instruction count. Segments are numbered in this order from 0.
 ///   events: a tag, then its fields:
 ///     0 end        instructions, events (totals, checked by the reader); last record
-///     1 thread     thread id; the events that follow are that thread's
+///     1 thread     thread id (the collector's: Valgrind reuses the id of a thread that
+///                  exited); the events that follow are that thread's
 ///     2 segment    index: all of the segment ran
 ///     3 partial    index, byte offset, instructions
 ///     4 padding    index (the segment before the padding), instructions

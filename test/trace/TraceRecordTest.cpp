@@ -17,6 +17,37 @@ extern char **environ;
 using namespace mlgo;
 using namespace mlgo::test;
 
+TEST_CASE("a stream that cannot be decoded stops the recording at once", "[trace]") {
+  // A stand-in for Valgrind that writes a bad stream far larger than the pipe holds:
+  // trace record must stop it, not wait for it while it blocks on the full pipe.
+  std::string Dir = makeTempDir("record-bad-stream");
+  writeFile(Dir + "/lib/mlgotrace-amd64-linux", "");
+  writeFile(Dir + "/valgrind",
+            "#!/bin/sh\n"
+            "for a; do case $a in --mlgotrace-fd=*) fd=${a#--mlgotrace-fd=};; esac; done\n"
+            "{ printf 'MLGOTRCE\\001\\000\\000\\000\\001\\000\\000\\000\\003\\001'\n"
+            "  head -c 8000000 /dev/zero | tr '\\000' ' '; } >&$fd\n");
+  writeFile(Dir + "/p.c", "int main(void) { return 0; }\n");
+  REQUIRE(runShell("chmod +x valgrind && " + std::string(ClangPath) +
+                       " -O1 -fbasic-block-address-map p.c -o p",
+                   Dir)
+              .ExitCode == 0);
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllDisassemblers();
+  TraceRecordOptions Opts;
+  Opts.Binary = Dir + "/p";
+  Opts.Command = {Dir + "/p"};
+  Opts.Output = Dir + "/p.bbtrace";
+  Opts.Valgrind = Dir + "/valgrind";
+  Opts.ValgrindLibDir = Dir + "/lib";
+  Opts.ShowProgress = false;
+  // Each space is a run through exit 16, which no superblock defines.
+  CHECK_THAT(requireError(runTraceRecord(Opts)),
+             Catch::EndsWith("offset 18: run through exit 16, which no superblock defines"));
+  CHECK(!fileExists(Opts.Output));
+}
+
 #ifdef MLGO_TEST_VALGRIND_LIB_DIR
 namespace {
 
