@@ -27,6 +27,7 @@ int record(TraceFlags &F) {
       F.Record.ValgrindLibDir = Dir;
   if (F.Record.ValgrindLibDir.empty())
     F.Record.ValgrindLibDir = MLGO_RA_VALGRIND_LIB_DIR;
+  F.Record.ShowProgress = !F.Json;
   auto Result = runTraceRecord(F.Record);
   if (!Result)
     return reportError(Result.takeError());

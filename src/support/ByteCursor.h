@@ -55,6 +55,14 @@ struct ByteCursor {
   }
 };
 
+/// Writes \p V as unsigned LEB128 at \p P (up to 10 bytes); returns the end.
+inline uint8_t *putVarint(uint8_t *P, uint64_t V) {
+  for (; V >= 0x80; V >>= 7)
+    *P++ = uint8_t(V | 0x80);
+  *P++ = uint8_t(V);
+  return P;
+}
+
 inline void appendVarint(std::string &Out, uint64_t V) {
   for (; V >= 0x80; V >>= 7)
     Out.push_back(char(V | 0x80));

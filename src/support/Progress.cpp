@@ -8,8 +8,8 @@
 
 namespace mlgo {
 
-Progress::Progress(std::string Label, size_t Total, bool Show)
-    : Label(std::move(Label)), Total(Total),
+Progress::Progress(std::string Label, size_t Total, bool Show, std::string Unit)
+    : Label(std::move(Label)), Total(Total), Unit(std::move(Unit)),
       Enabled(Show && llvm::sys::Process::StandardErrIsDisplayed()) {}
 
 Progress::~Progress() { finish(); }
@@ -23,11 +23,18 @@ void Progress::advance(size_t N) {
 void Progress::draw(size_t Now) {
   std::lock_guard<std::mutex> Lock(DrawMutex);
   auto Time = std::chrono::steady_clock::now();
-  if (Finished || (Now < Total && Time - LastDraw < std::chrono::milliseconds(100)))
+  if (Finished || ((Total == 0 || Now < Total) &&
+                   Time - LastDraw < std::chrono::milliseconds(100)))
     return;
   LastDraw = Time;
-  llvm::errs() << fmt::format("\r{}: {}/{} ({:.0f}%)\x1b[K", Label, Now, Total,
-                              Total ? 100.0 * Now / Total : 100.0);
+  if (Total == 0)
+    llvm::errs() << fmt::format("\r{}: {}{}{}\x1b[K", Label,
+                                Now >= 10000000 ? fmt::format("{} M", Now / 1000000)
+                                                : std::to_string(Now),
+                                Unit.empty() ? "" : " ", Unit);
+  else
+    llvm::errs() << fmt::format("\r{}: {}/{} ({:.0f}%)\x1b[K", Label, Now, Total,
+                                100.0 * Now / Total);
   llvm::errs().flush();
 }
 

@@ -12,8 +12,9 @@ namespace mlgo {
 
 class Progress {
 public:
-  /// \p Show false keeps it silent even on a terminal.
-  Progress(std::string Label, size_t Total, bool Show = true);
+  /// \p Show false keeps it silent even on a terminal. A \p Total of 0 means that it
+  /// is not known: the line shows the count so far, followed by \p Unit.
+  Progress(std::string Label, size_t Total, bool Show = true, std::string Unit = "");
   ~Progress();
   void advance(size_t N = 1);
   /// Clears the line; called by the destructor.
@@ -24,6 +25,7 @@ private:
 
   std::string Label;
   size_t Total;
+  std::string Unit;
   bool Enabled;
   bool Finished = false;
   std::atomic<size_t> Done{0};

@@ -47,6 +47,16 @@ Error CollectorStreamListener::onSuperblock(const CollectorSuperblock &, uint32_
   return Error::success();
 }
 void CollectorStreamListener::onThreadSwitch(uint32_t) {}
+Error CollectorStreamListener::onRuns(const CollectorStreamReader &Reader,
+                                      uint32_t ThreadId, ArrayRef<RepeatedRun> Runs) {
+  for (const RepeatedRun &R : Runs) {
+    CollectorRun Run = Reader.runThrough(ThreadId, R.ExitId);
+    for (uint32_t I = 0; I < R.Repeat; ++I)
+      if (Error E = onRun(Run))
+        return E;
+  }
+  return Error::success();
+}
 
 Expected<std::unique_ptr<CollectorStreamReader>>
 CollectorStreamReader::open(StringRef Path) {
@@ -140,11 +150,68 @@ Error CollectorStreamReader::readHeader() {
   return Error::success();
 }
 
+Expected<const uint8_t *>
+CollectorStreamReader::decodeRuns(const uint8_t *P, const uint8_t *End,
+                                  CollectorStreamListener &L) {
+  // Members are copied to locals: the compiler cannot keep them in registers across
+  // the stores into Batch.
+  const uint8_t *Counts = ExitInstructions.data();
+  const uint32_t NumExits = ExitInstructions.size();
+  constexpr size_t BatchSize = 256;
+  RepeatedRun Batch[BatchSize];
+  for (;;) {
+    size_t N = 0;
+    uint64_t Instructions = 0, Runs = 0;
+    uint32_t Last = UINT32_MAX; // the exit of Batch[N - 1]
+    while (P != End) {
+      uint32_t T = P[0], Length = 1;
+      if (T >= 0x80) {
+        if (End - P < 2 || P[1] >= 0x80)
+          break;
+        T = (T & 0x7f) | uint32_t(P[1]) << 7;
+        Length = 2;
+      }
+      if (T < FirstRunTag || T - FirstRunTag >= NumExits)
+        break;
+      uint32_t ExitId = T - FirstRunTag;
+      Instructions += Counts[ExitId];
+      ++Runs;
+      P += Length;
+      if (ExitId == Last && Batch[N - 1].Repeat < UINT32_MAX) {
+        ++Batch[N - 1].Repeat;
+        continue;
+      }
+      Batch[N++] = {ExitId, 1};
+      Last = ExitId;
+      if (N == BatchSize)
+        break;
+    }
+    if (N == 0)
+      return P;
+    NumInstructions += Instructions;
+    NumRuns += Runs;
+    if (Error E = L.onRuns(*this, ThreadId, ArrayRef<RepeatedRun>(Batch, N)))
+      return E;
+    if (N < BatchSize)
+      return P;
+  }
+}
+
 Expected<CollectorStreamReader::Parse>
 CollectorStreamReader::parseRecords(CollectorStreamListener &L) {
   Cursor C{Buf.data() + Pos, Buf.data() + End};
   auto Offset = [&](const uint8_t *P) { return BufOffset + (P - Buf.data()); };
   while (C.P != C.E && !Finished) {
+    // The hot path: runs, one record per superblock execution.
+    if (ThreadId != 0) {
+      Expected<const uint8_t *> P = decodeRuns(C.P, C.E, L);
+      if (!P)
+        return P.takeError();
+      C.P = *P;
+      if (C.P == C.E)
+        break;
+    }
+
     const uint8_t *RecordStart = C.P;
     uint64_t T = C.varint();
     if (C.Short) {
@@ -152,17 +219,16 @@ CollectorStreamReader::parseRecords(CollectorStreamListener &L) {
       break;
     }
 
-    if (T >= FirstRunTag) { // The hot path: one record per superblock execution.
+    if (T >= FirstRunTag) {
       uint64_t ExitId = T - FirstRunTag;
       if (ExitId >= Exits.size())
         return error(Offset(RecordStart),
                      "run through exit " + Twine(ExitId) + ", which no superblock defines");
       if (ThreadId == 0)
         return error(Offset(RecordStart), "run before the first thread record");
-      const ExitInfo &X = Exits[ExitId];
-      NumInstructions += X.NumInstructions;
+      NumInstructions += ExitInstructions[ExitId];
       ++NumRuns;
-      if (Error E = L.onRun({ThreadId, X.Address, X.NumInstructions, X.SuperblockIndex}))
+      if (Error E = L.onRun(runThrough(ThreadId, uint32_t(ExitId))))
         return E;
       continue;
     }
@@ -238,8 +304,10 @@ CollectorStreamReader::parseRecords(CollectorStreamListener &L) {
       S.FirstExitId = uint32_t(FirstExit);
       S.ModuleId = uint32_t(ModuleId);
       uint32_t Index = uint32_t(Superblocks.size());
-      for (uint8_t Count : S.ExitInstrCounts)
-        Exits.push_back({S.Address, Index, Count});
+      for (uint8_t Count : S.ExitInstrCounts) {
+        Exits.push_back({S.Address, Index});
+        ExitInstructions.push_back(Count);
+      }
       Superblocks.push_back(std::move(S));
       if (Error E = L.onSuperblock(Superblocks.back(), Index))
         return E;

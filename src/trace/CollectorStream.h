@@ -4,6 +4,7 @@
 /// run of instructions. The format is specified in src/trace/valgrind/README.md.
 #pragma once
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -42,7 +43,18 @@ struct CollectorRun {
   uint64_t Address = 0;
   uint32_t NumInstructions = 0;
   uint32_t SuperblockIndex = 0; ///< into CollectorStreamReader::superblocks()
+  /// The exit it left through: CollectorSuperblock::FirstExitId + the exit's index.
+  uint32_t ExitId = 0;
 };
+
+/// A run in a batch (CollectorStreamListener::onRuns), and how many times in a row the
+/// thread ran it (a loop that is one superblock, a `rep` instruction).
+struct RepeatedRun {
+  uint32_t ExitId;
+  uint32_t Repeat;
+};
+
+class CollectorStreamReader;
 
 /// Receives the stream's records in order. A module or superblock is always reported
 /// before the first run that uses it. Returning an error stops the reader.
@@ -53,6 +65,11 @@ public:
   virtual llvm::Error onSuperblock(const CollectorSuperblock &S, uint32_t Index);
   virtual void onThreadSwitch(uint32_t ThreadId);
   virtual llvm::Error onRun(const CollectorRun &R) = 0;
+  /// Consecutive runs of \p ThreadId, in order: the reader hands over runs in batches
+  /// (nothing else happens between them). The default calls onRun() for each run,
+  /// Repeat times, with Reader.runThrough().
+  virtual llvm::Error onRuns(const CollectorStreamReader &Reader, uint32_t ThreadId,
+                             llvm::ArrayRef<RepeatedRun> Runs);
 };
 
 /// Reads a stream incrementally from a file descriptor (a file, a pipe or a FIFO),
@@ -85,24 +102,35 @@ public:
   /// The module flagged as the traced program's executable, or null.
   const CollectorModule *mainExecutable() const;
   const std::vector<CollectorSuperblock> &superblocks() const { return Superblocks; }
+  /// The run of \p ThreadId through the defined exit \p ExitId.
+  CollectorRun runThrough(uint32_t ThreadId, uint32_t ExitId) const {
+    const ExitInfo &X = Exits[ExitId];
+    return {ThreadId, X.Address, ExitInstructions[ExitId], X.SuperblockIndex, ExitId};
+  }
 
   uint32_t pid() const { return Pid; }
   /// Instructions and runs decoded so far; after the end record they equal its counts.
   uint64_t numInstructions() const { return NumInstructions; }
   uint64_t numRuns() const { return NumRuns; }
   bool finished() const { return Finished; }
+  /// The descriptor reached its end (the writer closed it).
+  bool eof() const { return Eof; }
 
 private:
   struct ExitInfo {
     uint64_t Address;
     uint32_t SuperblockIndex;
-    uint32_t NumInstructions;
   };
   enum class Parse { Done, NeedMore };
 
   llvm::Expected<size_t> fill();
   llvm::Error readHeader();
   llvm::Expected<Parse> parseRecords(CollectorStreamListener &L);
+  /// Decodes the run records of 1 or 2 bytes (exit ids below 16368) at the start of
+  /// [P, End) and hands them to \p L in batches; returns where they end. Longer and
+  /// invalid run records are left to parseRecords(), which reports the errors.
+  llvm::Expected<const uint8_t *> decodeRuns(const uint8_t *P, const uint8_t *End,
+                                             CollectorStreamListener &L);
   llvm::Error error(uint64_t Offset, const llvm::Twine &Message) const;
 
   int Fd;
@@ -120,6 +148,7 @@ private:
   std::vector<CollectorModule> Modules;
   std::vector<CollectorSuperblock> Superblocks;
   std::vector<ExitInfo> Exits;
+  std::vector<uint8_t> ExitInstructions; ///< by exit id; apart, as runs need only this
 };
 
 } // namespace mlgo

@@ -74,11 +74,12 @@ llvm::Error RunSynthesizer::flush() {
     S.ModuleId = Module;
     S.InstrLengths.assign(Lengths.begin(), Lengths.end());
     S.ExitInstrCounts = {static_cast<uint8_t>(Count)};
+    S.FirstExitId = It->second; // one exit per synthesized superblock
     if (llvm::Error E = Listener.onSuperblock(S, It->second))
       return E;
   }
   Lengths.clear();
-  return Listener.onRun({ThreadId, Start, Count, It->second});
+  return Listener.onRun({ThreadId, Start, Count, It->second, /*ExitId=*/It->second});
 }
 
 } // namespace mlgo

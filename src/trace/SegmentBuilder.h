@@ -37,6 +37,9 @@ class SegmentSink {
 public:
   virtual ~SegmentSink();
   virtual llvm::Error onEvent(uint32_t ThreadId, const SegmentEvent &E) = 0;
+  /// Several consecutive events of one thread (the builder hands over a run's
+  /// precomputed events at once); the default calls onEvent() for each.
+  virtual llvm::Error onEvents(uint32_t ThreadId, llvm::ArrayRef<SegmentEvent> Events);
 };
 
 class SegmentBuilder : public CollectorStreamListener {
@@ -48,6 +51,8 @@ public:
   llvm::Error onModule(const CollectorModule &M) override;
   llvm::Error onSuperblock(const CollectorSuperblock &S, uint32_t Index) override;
   llvm::Error onRun(const CollectorRun &R) override;
+  llvm::Error onRuns(const CollectorStreamReader &Reader, uint32_t ThreadId,
+                     llvm::ArrayRef<RepeatedRun> Runs) override;
 
   /// Emits what each thread still holds; call once after the stream ended.
   llvm::Error finish();
@@ -56,18 +61,31 @@ public:
   uint32_t binaryModule() const { return BinaryModule; }
 
 private:
-  /// Consecutive instructions of a superblock that lie in one place.
+  /// Consecutive instructions of a run that lie in one place.
   struct Piece {
-    SegmentEvent::Kind What; ///< Segment (mapped), Padding or Unmapped
-    uint32_t Index;          ///< segment, or module for Unmapped
-    uint32_t Offset;         ///< byte offset of the first instruction in the segment
-    uint32_t FirstInstruction;
+    SegmentEvent::Kind What;  ///< Segment (mapped), Padding or Unmapped
+    uint32_t Index;           ///< segment, or module for Unmapped
+    uint32_t Offset;          ///< byte offset of the first instruction in the segment
     uint32_t NumInstructions;
+    uint32_t Bytes;
   };
-  struct SuperblockPieces {
-    std::vector<Piece> Pieces;
-    /// Byte offset of each instruction from the superblock start, and of its end.
-    std::vector<uint32_t> InstructionOffsets;
+  /// What a run through one exit does, worked out once when its superblock is
+  /// defined, so that a run is one lookup. Its pieces are consecutive and pairwise
+  /// different places, so only the first (Head) can continue the thread's open event and
+  /// only the last (Tail) can stay open. A thread with no open event emits
+  /// Events[FirstEvent, FirstEvent + NumEvents) and then, if HasTail, holds Tail open.
+  /// A thread with an open event merges Head into it instead; if there are more
+  /// pieces, it closes that event and goes on from Events[FirstEvent + 1].
+  /// The pieces live apart (EndPieces), so that the plans stay small in the cache.
+  struct ExitPlan {
+    uint32_t FirstEvent = 0; ///< into Events
+    uint16_t NumEvents = 0;
+    bool Single = false;  ///< Head is the only piece
+    bool HasTail = false; ///< the last piece may be continued by the next run
+  };
+  struct EndPieces {
+    Piece Head;
+    Piece Tail;
   };
   struct ThreadState {
     bool Open = false;
@@ -75,16 +93,45 @@ private:
     uint64_t NextOffset = 0; ///< where the open segment continues
   };
 
-  /// Adds the first \p Count instructions of \p P.
-  llvm::Error add(uint32_t ThreadId, ThreadState &T, const Piece &P, uint32_t Count,
-                  uint32_t Bytes);
-  llvm::Error flush(uint32_t ThreadId, ThreadState &T);
+  void addPlan(uint32_t ExitId, llvm::ArrayRef<Piece> Pieces);
+  // The next three write the events they complete at \p Out and return its new end.
+  /// A run through exit \p ExitId.
+  SegmentEvent *run(ThreadState &T, uint32_t ExitId, SegmentEvent *Out);
+  /// Merges \p P into the thread's open event, or closes it and opens a new one.
+  SegmentEvent *add(ThreadState &T, const Piece &P, SegmentEvent *Out);
+  /// Closes the thread's open event, if any.
+  SegmentEvent *close(ThreadState &T, SegmentEvent *Out);
+  llvm::Error runs(uint32_t ThreadId, llvm::ArrayRef<RepeatedRun> Runs);
+  /// Repeats the run through \p ExitId \p Times more times; the sink gets the events
+  /// from OutBuffer whenever it might overflow. \p Out is in OutBuffer.
+  llvm::Expected<SegmentEvent *> repeat(uint32_t ThreadId, ThreadState &T,
+                                        uint32_t ExitId, uint32_t Times,
+                                        SegmentEvent *Out);
+  /// OutBuffer with room for BufferedEvents and one more run.
+  SegmentEvent *outBuffer() {
+    if (OutBuffer.size() < BufferedEvents + MaxRunEvents)
+      OutBuffer.resize(BufferedEvents + MaxRunEvents);
+    return OutBuffer.data();
+  }
+  static constexpr size_t BufferedEvents = 4096;
+  ThreadState &thread(uint32_t ThreadId) {
+    if (ThreadId != LastThreadId || !LastThread) {
+      LastThreadId = ThreadId;
+      LastThread = &Threads[ThreadId];
+    }
+    return *LastThread;
+  }
 
   const CodeImage &Image;
   SegmentSink &Sink;
   uint32_t BinaryModule = 0;
   int64_t Bias = 0;
-  std::vector<SuperblockPieces> Superblocks;
+  std::vector<ExitPlan> Plans;       ///< by exit id
+  std::vector<EndPieces> PlanPieces; ///< by exit id
+  std::vector<SegmentEvent> Events;  ///< the plans' complete events
+  /// The most events one run can complete: the thread's open one, then its plan's.
+  size_t MaxRunEvents = 2;
+  std::vector<SegmentEvent> OutBuffer; ///< a batch's events, before the sink gets them
   std::map<uint32_t, ThreadState> Threads; ///< node-based: pointers stay valid
   uint32_t LastThreadId = 0;
   ThreadState *LastThread = nullptr;

@@ -8,6 +8,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -18,7 +19,12 @@ namespace mlgo {
 namespace {
 
 constexpr char Magic[8] = {'M', 'L', 'G', 'O', 'B', 'B', 'T', 'R'};
+/// Uncompressed bytes handed to zstd at once. The flush points do not change the
+/// compressed output, but keep them anyway: a .bbtrace must not change between versions.
 constexpr size_t FlushSize = 1 << 20;
+/// Room for the largest event record (a tag and three varints of 32, 32 and 64 bits),
+/// and for a thread record.
+constexpr size_t MaxEventBytes = 32;
 
 enum Tag : uint64_t {
   TagEnd = 0,
@@ -100,7 +106,8 @@ SegmentTraceWriter::create(llvm::StringRef Path, const SegmentTraceHeader &Heade
                                                       llvm::endianness::little);
   W->I->File->write(reinterpret_cast<const char *>(&Version), 4);
   ZSTD_CCtx_setParameter(W->I->Ctx, ZSTD_c_compressionLevel, 3);
-  W->Pending = encodeHeader(Header);
+  W->Pending.resize(FlushSize + 2 * MaxEventBytes);
+  W->append(encodeHeader(Header));
   return W;
 }
 
@@ -113,8 +120,19 @@ SegmentTraceWriter::~SegmentTraceWriter() {
   }
 }
 
+uint8_t *SegmentTraceWriter::reserve(size_t N) {
+  if (PendingSize + N > Pending.size())
+    Pending.resize(std::max(PendingSize + N, 2 * Pending.size()));
+  return Pending.data() + PendingSize;
+}
+
+void SegmentTraceWriter::append(llvm::StringRef Bytes) {
+  std::copy(Bytes.begin(), Bytes.end(), reserve(Bytes.size()));
+  PendingSize += Bytes.size();
+}
+
 llvm::Error SegmentTraceWriter::flush(bool End) {
-  ZSTD_inBuffer In{Pending.data(), Pending.size(), 0};
+  ZSTD_inBuffer In{Pending.data(), PendingSize, 0};
   std::vector<char> Out(ZSTD_CStreamOutSize());
   for (;;) {
     ZSTD_outBuffer O{Out.data(), Out.size(), 0};
@@ -126,7 +144,7 @@ llvm::Error SegmentTraceWriter::flush(bool End) {
     if (End ? Left == 0 : In.pos == In.size)
       break;
   }
-  Pending.clear();
+  PendingSize = 0;
   if (I->File->has_error())
     return stageError("{}: cannot write: {}", TempPath, I->File->error().message());
   return llvm::Error::success();
@@ -138,48 +156,74 @@ llvm::Error SegmentTraceWriter::defineModule(uint32_t Id, llvm::StringRef Module
   if (DefinedModules.size() <= Id)
     DefinedModules.resize(Id + 1);
   DefinedModules[Id] = true;
-  appendVarint(Pending, TagModule);
-  appendVarint(Pending, Id);
-  appendString(Pending, ModulePath);
+  pushVarint(TagModule);
+  pushVarint(Id);
+  pushVarint(ModulePath.size());
+  append(ModulePath);
   return llvm::Error::success();
 }
 
+/// Encodes \p E at \p P, which has room for MaxEventBytes.
+static uint8_t *encodeEvent(uint8_t *P, const SegmentEvent &E) {
+  switch (E.What) {
+  case SegmentEvent::Segment:
+    *P++ = TagSegment;
+    return putVarint(P, E.Index);
+  case SegmentEvent::PartialSegment:
+    *P++ = TagPartial;
+    P = putVarint(P, E.Index);
+    P = putVarint(P, E.Offset);
+    return putVarint(P, E.Count);
+  case SegmentEvent::Padding:
+  case SegmentEvent::Unmapped:
+    *P++ = E.What == SegmentEvent::Padding ? TagPadding : TagUnmapped;
+    P = putVarint(P, E.Index);
+    return putVarint(P, E.Count);
+  }
+  return P;
+}
+
 llvm::Error SegmentTraceWriter::onEvent(uint32_t Thread, const SegmentEvent &E) {
+  return onEvents(Thread, E);
+}
+
+llvm::Error SegmentTraceWriter::onEvents(uint32_t Thread,
+                                         llvm::ArrayRef<SegmentEvent> Events) {
+  if (Events.empty())
+    return llvm::Error::success();
+  // Room for a thread record and the first event. After that, Pending has room for one
+  // more event as long as fewer than FlushSize bytes are pending.
+  uint8_t *P = reserve(2 * MaxEventBytes);
   if (!HaveThread || Thread != ThreadId) {
-    appendVarint(Pending, TagThread);
-    appendVarint(Pending, Thread);
+    *P++ = TagThread;
+    P = putVarint(P, Thread);
     ThreadId = Thread;
     HaveThread = true;
   }
-  switch (E.What) {
-  case SegmentEvent::Segment:
-    appendVarint(Pending, TagSegment);
-    appendVarint(Pending, E.Index);
-    break;
-  case SegmentEvent::PartialSegment:
-    appendVarint(Pending, TagPartial);
-    appendVarint(Pending, E.Index);
-    appendVarint(Pending, E.Offset);
-    appendVarint(Pending, E.Count);
-    break;
-  case SegmentEvent::Padding:
-  case SegmentEvent::Unmapped:
-    appendVarint(Pending, E.What == SegmentEvent::Padding ? TagPadding : TagUnmapped);
-    appendVarint(Pending, E.Index);
-    appendVarint(Pending, E.Count);
-    break;
+  // Locals, not members, in the loop: stores into the buffer could alias members.
+  uint8_t *FlushAt = Pending.data() + FlushSize;
+  uint64_t Count = 0;
+  for (const SegmentEvent &E : Events) {
+    P = encodeEvent(P, E);
+    Count += E.Count;
+    if (P >= FlushAt) {
+      PendingSize = P - Pending.data();
+      if (llvm::Error Err = flush(/*End=*/false))
+        return Err;
+      P = Pending.data();
+      FlushAt = P + FlushSize;
+    }
   }
-  Instructions += E.Count;
-  ++Events;
-  if (Pending.size() >= FlushSize)
-    return flush(/*End=*/false);
+  PendingSize = P - Pending.data();
+  Instructions += Count;
+  this->Events += Events.size();
   return llvm::Error::success();
 }
 
 llvm::Error SegmentTraceWriter::finish() {
-  appendVarint(Pending, TagEnd);
-  appendVarint(Pending, Instructions);
-  appendVarint(Pending, Events);
+  pushVarint(TagEnd);
+  pushVarint(Instructions);
+  pushVarint(Events);
   if (llvm::Error E = flush(/*End=*/true))
     return E;
   I->File->close();

@@ -11,7 +11,8 @@
 ///           instruction count. Segments are numbered in this order from 0.
 ///   events: a tag, then its fields:
 ///     0 end        instructions, events (totals, checked by the reader); last record
-///     1 thread     thread id; the events that follow are that thread's
+///     1 thread     thread id (the collector's: Valgrind reuses the id of a thread that
+///                  exited); the events that follow are that thread's
 ///     2 segment    index: all of the segment ran
 ///     3 partial    index, byte offset, instructions
 ///     4 padding    index (the segment before the padding), instructions
@@ -21,6 +22,7 @@
 
 #include "CodeImage.h"
 #include "SegmentBuilder.h"
+#include "support/ByteCursor.h"
 
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -60,6 +62,7 @@ public:
   /// Names a collector module for later unmapped events (written once per id).
   llvm::Error defineModule(uint32_t Id, llvm::StringRef Path);
   llvm::Error onEvent(uint32_t ThreadId, const SegmentEvent &E) override;
+  llvm::Error onEvents(uint32_t ThreadId, llvm::ArrayRef<SegmentEvent> Events) override;
   /// Writes the end record, closes the stream and renames the file into place.
   llvm::Error finish();
 
@@ -69,11 +72,17 @@ public:
 private:
   SegmentTraceWriter() = default;
   llvm::Error flush(bool End);
+  /// Room for \p N more bytes at the end of Pending.
+  uint8_t *reserve(size_t N);
+  void append(llvm::StringRef Bytes);
+  void pushVarint(uint64_t V) { PendingSize = putVarint(reserve(10), V) - Pending.data(); }
 
   struct Impl;
   std::unique_ptr<Impl> I;
   std::string Path, TempPath;
-  std::string Pending; ///< uncompressed bytes not yet handed to zstd
+  /// Uncompressed bytes not yet handed to zstd: the first PendingSize of Pending.
+  std::vector<uint8_t> Pending;
+  size_t PendingSize = 0;
   uint32_t ThreadId = 0;
   bool HaveThread = false;
   uint64_t Instructions = 0, Events = 0;

@@ -23,6 +23,9 @@ struct TraceRecordOptions {
   std::string Valgrind = "valgrind";
   /// The VALGRIND_LIB directory holding the mlgotrace tool.
   std::string ValgrindLibDir;
+  /// A progress line (instructions so far) on stderr, if it is a terminal and the
+  /// recording takes more than a second.
+  bool ShowProgress = true;
 };
 
 struct TraceRecordResult {

@@ -21,9 +21,8 @@ llvm::Expected<TraceImportResult> runTraceImport(const TraceImportOptions &Opts)
   auto Writer = SegmentTraceWriter::create(Opts.Output, describeImage(*Image));
   if (!Writer)
     return Writer.takeError();
-  SegmentBuilder Builder(*Image, **Writer);
-  SegmentTraceListener Listener(Builder, **Writer);
-  auto Check = CodeLengthCheck::create(Opts.Binary, Opts.Input, Listener);
+  SegmentTraceListener Builder(*Image, **Writer);
+  auto Check = CodeLengthCheck::create(Opts.Binary, Opts.Input, Builder);
   if (!Check)
     return Check.takeError();
   RunSynthesizer Runs(**Check);

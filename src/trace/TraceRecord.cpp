@@ -8,11 +8,14 @@
 #include "SegmentTraceListener.h"
 #include "Trace.h"
 #include "support/Error.h"
+#include "support/Progress.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include <chrono>
+#include <csignal>
 #include <fcntl.h>
+#include <optional>
 #include <unistd.h>
 
 extern char **environ;
@@ -31,13 +34,36 @@ std::vector<std::string> childEnvironment(llvm::StringRef ValgrindLibDir) {
 
 } // namespace
 
+/// Reads the collector stream to its end (or an error), with a progress line once the
+/// recording has taken a second: short ones stay quiet, since the traced program
+/// shares the terminal and its output would interleave with the line.
+static llvm::Error readStream(CollectorStreamReader &Reader, SegmentBuilder &Builder,
+                              bool ShowProgress) {
+  auto Start = std::chrono::steady_clock::now();
+  std::optional<Progress> Bar;
+  uint64_t Shown = 0;
+  for (;;) {
+    llvm::Expected<bool> More = Reader.step(Builder);
+    if (!More)
+      return More.takeError();
+    if (!*More)
+      return llvm::Error::success();
+    if (!Bar && ShowProgress &&
+        std::chrono::steady_clock::now() - Start > std::chrono::seconds(1))
+      Bar.emplace("trace record", 0, /*Show=*/true, "instructions");
+    if (Bar) {
+      Bar->advance(Reader.numInstructions() - Shown);
+      Shown = Reader.numInstructions();
+    }
+  }
+}
+
 llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts) {
   auto Start = std::chrono::steady_clock::now();
   if (Opts.Command.empty())
     return inputError("trace record", "no program to run (give it after --)");
-  auto Image = CodeImage::loadBinary(Opts.Binary);
-  if (!Image)
-    return Image.takeError();
+  if (std::error_code EC = llvm::sys::fs::access(Opts.Binary, llvm::sys::fs::AccessMode::Exist))
+    return inputError(Opts.Binary, "cannot read: {}", EC.message());
   auto ValgrindPath = llvm::sys::findProgramByName(Opts.Valgrind);
   if (!ValgrindPath)
     return inputError(Opts.Valgrind, "cannot find valgrind: {}",
@@ -46,14 +72,14 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
   if (!llvm::sys::fs::exists(Tool))
     return inputError(Opts.ValgrindLibDir, "no mlgotrace tool here ({} is missing)", Tool);
 
-  SegmentTraceHeader Header = describeImage(*Image);
-  auto Writer = SegmentTraceWriter::create(Opts.Output, Header);
-  if (!Writer)
-    return Writer.takeError();
-
   int Pipe[2];
   if (::pipe(Pipe) != 0 || ::fcntl(Pipe[0], F_SETFD, FD_CLOEXEC) != 0)
     return stageError("cannot create a pipe: {}", std::strerror(errno));
+#ifdef F_SETPIPE_SZ
+  // The tool writes 1 MiB at a time: a pipe that holds it all takes one write, not 16
+  // (the default holds 64 KiB). Best effort: the limit is /proc/sys/fs/pipe-max-size.
+  (void)::fcntl(Pipe[1], F_SETPIPE_SZ, 1 << 20);
+#endif
   std::vector<std::string> Args = {*ValgrindPath, "--tool=mlgotrace", "-q",
                                    "--fair-sched=yes",
                                    "--mlgotrace-fd=" + std::to_string(Pipe[1])};
@@ -69,13 +95,33 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
     ::close(Pipe[0]);
     return stageError("{}: cannot start: {}", *ValgrindPath, SpawnError);
   }
-
   // If Valgrind dies, the pipe closes and the reader reports a truncated stream.
   CollectorStreamReader Reader(Pipe[0], "the collector stream of " + Opts.Command[0],
                                /*OwnsFd=*/true);
-  SegmentBuilder Builder(*Image, **Writer);
-  SegmentTraceListener Listener(Builder, **Writer);
-  llvm::Error ReadError = Reader.run(Listener);
+  auto Stop = [&] { // before the whole stream has been read
+    ::kill(Child.Pid, SIGKILL);
+    llvm::sys::Wait(Child, std::nullopt);
+  };
+
+  // Load the binary while Valgrind starts (a fifth of a second): if it is unusable,
+  // the program is stopped before it ran.
+  auto Image = CodeImage::loadBinary(Opts.Binary);
+  if (!Image) {
+    Stop();
+    return Image.takeError();
+  }
+  auto Writer = SegmentTraceWriter::create(Opts.Output, describeImage(*Image));
+  if (!Writer) {
+    Stop();
+    return Writer.takeError();
+  }
+
+  SegmentTraceListener Builder(*Image, **Writer);
+  llvm::Error ReadError = readStream(Reader, Builder, Opts.ShowProgress);
+  if (ReadError && !Reader.eof()) { // ours, not a truncated stream
+    Stop();
+    return ReadError;
+  }
   std::string WaitError;
   llvm::sys::ProcessInfo Done = llvm::sys::Wait(Child, std::nullopt, &WaitError);
   if (Done.ReturnCode < 0) {
@@ -87,6 +133,10 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
     return ReadError;
   if (llvm::Error E = Builder.finish())
     return E;
+  // Every instruction the tool counted is in exactly one event.
+  if ((*Writer)->instructions() != Reader.numInstructions())
+    return stageError("{}: the trace holds {} instructions, the collector counted {}",
+                      Opts.Output, (*Writer)->instructions(), Reader.numInstructions());
   if (llvm::Error E = (*Writer)->finish())
     return E;
 
