@@ -84,15 +84,9 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
   const auto &Names = Trace.segments();
   DecodedCodeCache Cache;
   RefillCounts Counts;
-  uint32_t ThreadId;
-  SegmentEvent E;
   uint64_t NextProgress = 1 << 20;
-  for (;;) {
-    auto More = Trace.next(ThreadId, E);
-    if (!More)
-      return More.takeError();
-    if (!*More)
-      break;
+  llvm::Error Err = forEachEvent(Trace, [&](uint32_t ThreadId,
+                                            const SegmentEvent &E) -> llvm::Error {
     Counts.TraceInstructions += E.Count;
     if (OnProgress && Counts.TraceInstructions >= NextProgress) {
       OnProgress(Counts.TraceInstructions);
@@ -100,7 +94,7 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
     }
     if (E.What == SegmentEvent::Unmapped) {
       Counts.Unmapped += E.Count;
-      continue;
+      return llvm::Error::success();
     }
     const SegmentSource &Source = Code.source(E.Index);
     if (!Source.Image)
@@ -128,14 +122,14 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
       }
     }
     if (!Count)
-      continue;
+      return llvm::Error::success();
     Counts.Refilled += Count;
-    RefilledCode C{Names[E.Index].Function,
-                   llvm::ArrayRef(D.Instructions).slice(First, Count),
-                   llvm::ArrayRef(D.Addresses).slice(First, Count)};
-    if (llvm::Error Err = Sink.onCode(ThreadId, C))
-      return Err;
-  }
+    return Sink.onCode(ThreadId, {Names[E.Index].Function,
+                                  llvm::ArrayRef(D.Instructions).slice(First, Count),
+                                  llvm::ArrayRef(D.Addresses).slice(First, Count)});
+  });
+  if (Err)
+    return Err;
   if (OnProgress)
     OnProgress(Counts.TraceInstructions);
   return Counts;

@@ -412,4 +412,20 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
   }
 }
 
+llvm::Error
+forEachEvent(SegmentTraceReader &Reader,
+             llvm::function_ref<llvm::Error(uint32_t ThreadId, const SegmentEvent &E)> OnEvent) {
+  uint32_t Thread;
+  SegmentEvent E;
+  for (;;) {
+    auto More = Reader.next(Thread, E);
+    if (!More)
+      return More.takeError();
+    if (!*More)
+      return llvm::Error::success();
+    if (llvm::Error Err = OnEvent(Thread, E))
+      return Err;
+  }
+}
+
 } // namespace mlgo

@@ -24,6 +24,7 @@
 #include "SegmentBuilder.h"
 #include "support/ByteCursor.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <string>
@@ -127,5 +128,11 @@ private:
   uint64_t Instructions = 0, Events = 0;
   bool Ended = false;
 };
+
+/// Reads \p Reader to its end record, calling \p OnEvent for every event; stops at the
+/// first error, the reader's or the callback's.
+llvm::Error
+forEachEvent(SegmentTraceReader &Reader,
+             llvm::function_ref<llvm::Error(uint32_t ThreadId, const SegmentEvent &E)> OnEvent);
 
 } // namespace mlgo

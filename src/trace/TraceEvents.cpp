@@ -20,14 +20,7 @@ llvm::Error printTraceEvents(llvm::StringRef Path, llvm::raw_ostream &OS) {
     return fmt::format("{} block {} segment {}", F.Key, F.Blocks[S.Block].ID,
                        S.SegmentInBlock);
   };
-  uint32_t Thread;
-  SegmentEvent E;
-  for (;;) {
-    auto More = (*Reader)->next(Thread, E);
-    if (!More)
-      return More.takeError();
-    if (!*More)
-      return llvm::Error::success();
+  return forEachEvent(**Reader, [&](uint32_t Thread, const SegmentEvent &E) {
     std::string What;
     switch (E.What) {
     case SegmentEvent::Segment:
@@ -49,7 +42,8 @@ llvm::Error printTraceEvents(llvm::StringRef Path, llvm::raw_ostream &OS) {
     }
     }
     OS << fmt::format("thread {}: {}, {} instructions\n", Thread, What, E.Count);
-  }
+    return llvm::Error::success();
+  });
 }
 
 } // namespace mlgo

@@ -14,22 +14,18 @@ llvm::Expected<TraceProfile> profileTrace(llvm::StringRef Path) {
   P.Segments = (*Reader)->segments();
   P.FunctionInstructions.assign(P.Header.Functions.size(), 0);
   P.Executed.assign(P.Header.Functions.size(), false);
-  uint32_t Thread;
-  SegmentEvent E;
-  for (;;) {
-    auto More = (*Reader)->next(Thread, E);
-    if (!More)
-      return More.takeError();
-    if (!*More)
-      break;
+  llvm::Error Err = forEachEvent(**Reader, [&](uint32_t, const SegmentEvent &E) {
     if (E.What == SegmentEvent::Unmapped) {
       P.UnmappedInstructions += E.Count;
-      continue;
+    } else {
+      uint32_t F = P.Segments[E.Index].Function;
+      P.FunctionInstructions[F] += E.Count;
+      P.Executed[F] = true;
     }
-    uint32_t F = P.Segments[E.Index].Function;
-    P.FunctionInstructions[F] += E.Count;
-    P.Executed[F] = true;
-  }
+    return llvm::Error::success();
+  });
+  if (Err)
+    return Err;
   P.Instructions = (*Reader)->instructions();
   return P;
 }

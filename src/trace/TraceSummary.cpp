@@ -32,25 +32,21 @@ llvm::Expected<TraceSummary> summarizeTrace(llvm::StringRef Path, size_t Top) {
   S.Identity = H.Identity;
   std::vector<uint64_t> PerSegment((*Reader)->segments().size());
   std::map<uint32_t, uint64_t> UnmappedById;
-  uint32_t Thread;
-  SegmentEvent E;
-  for (;;) {
-    auto More = (*Reader)->next(Thread, E);
-    if (!More)
-      return More.takeError();
-    if (!*More)
-      break;
+  llvm::Error Err = forEachEvent(**Reader, [&](uint32_t Thread, const SegmentEvent &E) {
     ++S.Events;
     S.InstructionsByThread[Thread] += E.Count;
     if (E.What == SegmentEvent::Unmapped) {
       UnmappedById[E.Index] += E.Count;
-      continue;
+      return llvm::Error::success();
     }
     PerSegment[E.Index] += E.Count;
     S.MappedInstructions += E.Count;
     S.PaddingInstructions += E.What == SegmentEvent::Padding ? E.Count : 0;
     S.PartialSegments += E.What == SegmentEvent::PartialSegment;
-  }
+    return llvm::Error::success();
+  });
+  if (Err)
+    return Err;
   S.Instructions = (*Reader)->instructions();
   for (auto &[Id, Count] : UnmappedById) {
     const auto &Modules = (*Reader)->modules();
