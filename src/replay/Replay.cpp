@@ -1,5 +1,5 @@
 /// \file
-/// The replay stage: a scan of the trace for the functions it runs, matching the code,
+/// The replay stage: a profile of the trace (the functions it runs), matching the code,
 /// then refill and simulation, one MCA core per traced thread.
 #include "Replay.h"
 #include "McaSimulator.h"
@@ -55,10 +55,10 @@ std::string listMismatches(const std::vector<FunctionMismatch> &List) {
 
 /// Matches \p Code against the trace; mismatches are an error unless \p Fallback
 /// provides them.
-llvm::Expected<VariantCode> matchCode(const TraceProfile &Scan, const CodeImage &Code,
+llvm::Expected<VariantCode> matchCode(const TraceProfile &Profile, const CodeImage &Code,
                                       const CodeImage *Fallback) {
   VariantCode Matched =
-      VariantCode::match(Scan.Header, Scan.Segments, Scan.Executed, Code, Fallback);
+      VariantCode::match(Profile.Header, Profile.Segments, Profile.Executed, Code, Fallback);
   const auto &Unresolved = Matched.unresolved();
   if (!Unresolved.empty())
     return inputError(Code.path(), "{} traced function{} do{} not match the trace{}: {}",
@@ -68,16 +68,16 @@ llvm::Expected<VariantCode> matchCode(const TraceProfile &Scan, const CodeImage 
   return Matched;
 }
 
-llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TraceProfile &Scan,
+llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TraceProfile &Profile,
                                         const VariantCode &Code, Progress &Bar) {
   std::string Triple = Opts.Triple.empty() ? Code.variant().triple() : Opts.Triple;
   auto Target = McaTarget::create(Triple, Opts.CPU);
   if (!Target)
     return Target.takeError();
-  auto Reader = SegmentTraceReader::open(Scan.Path);
+  auto Reader = SegmentTraceReader::open(Profile.Path);
   if (!Reader)
     return Reader.takeError();
-  SimulatingSink Sink(**Target, Scan.Header.Functions.size());
+  SimulatingSink Sink(**Target, Profile.Header.Functions.size());
   uint64_t Reported = 0;
   auto Counts = refillTrace(**Reader, Code, Sink, [&](uint64_t Done) {
     Bar.advance(Done - Reported);
@@ -95,7 +95,7 @@ llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TracePr
   R.UnmappedInstructions = Counts->Unmapped;
   R.PartialSegments = Counts->PartialSegments;
   R.Mismatches = Code.mismatches();
-  std::vector<FunctionCost> Costs(Scan.Header.Functions.size());
+  std::vector<FunctionCost> Costs(Profile.Header.Functions.size());
   for (auto &[Thread, Core] : Sink.Cores) {
     if (llvm::Error E = Core->finish())
       return E;
@@ -108,8 +108,8 @@ llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TracePr
     }
   }
   for (size_t F = 0; F < Costs.size(); ++F)
-    if (Scan.Executed[F]) {
-      Costs[F].Function = Scan.Header.Functions[F].Key;
+    if (Profile.Executed[F]) {
+      Costs[F].Function = Profile.Header.Functions[F].Key;
       R.Functions.push_back(Costs[F]);
     }
   std::stable_sort(R.Functions.begin(), R.Functions.end(),
@@ -125,13 +125,13 @@ llvm::Error checkUnmappedPolicy(const ReplayOptions &Opts) {
 }
 
 /// The binary the trace was recorded on, checked to be unchanged.
-llvm::Expected<CodeImage> loadRecordedBinary(const TraceProfile &Scan, llvm::StringRef Path) {
+llvm::Expected<CodeImage> loadRecordedBinary(const TraceProfile &Profile, llvm::StringRef Path) {
   auto Image = CodeImage::load(Path);
   if (!Image)
     return Image.takeError();
-  if (Image->identity() != Scan.Header.Identity)
-    return inputError(Scan.Path, "was recorded on {} ({}), not on {} ({})",
-                      Scan.Header.BinaryPath, Scan.Header.Identity, Path,
+  if (Image->identity() != Profile.Header.Identity)
+    return inputError(Profile.Path, "was recorded on {} ({}), not on {} ({})",
+                      Profile.Header.BinaryPath, Profile.Header.Identity, Path,
                       Image->identity());
   return Image;
 }
@@ -145,27 +145,27 @@ const char *unmappedName(UnmappedPolicy P) {
 llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRef Code) {
   if (llvm::Error E = checkUnmappedPolicy(Opts))
     return E;
-  auto Scan = profileTrace(Opts.Trace);
-  if (!Scan)
-    return Scan.takeError();
+  auto Profile = profileTrace(Opts.Trace);
+  if (!Profile)
+    return Profile.takeError();
   auto Image = CodeImage::load(Code);
   if (!Image)
     return Image.takeError();
   std::optional<CodeImage> Recorded;
   VariantCode Matched =
-      VariantCode::match(Scan->Header, Scan->Segments, Scan->Executed, *Image, nullptr);
+      VariantCode::match(Profile->Header, Profile->Segments, Profile->Executed, *Image, nullptr);
   if (!Matched.mismatches().empty() &&
       Opts.OnCfgMismatch == CfgMismatchPolicy::UseBaseline) {
-    auto Loaded = loadRecordedBinary(*Scan, Scan->Header.BinaryPath);
+    auto Loaded = loadRecordedBinary(*Profile, Profile->Header.BinaryPath);
     if (!Loaded)
       return Loaded.takeError();
     Recorded = std::move(*Loaded);
   }
-  auto Final = matchCode(*Scan, *Image, Recorded ? &*Recorded : nullptr);
+  auto Final = matchCode(*Profile, *Image, Recorded ? &*Recorded : nullptr);
   if (!Final)
     return Final.takeError();
-  Progress Bar("replay", Scan->Instructions, Opts.ShowProgress);
-  return replayCode(Opts, *Scan, *Final, Bar);
+  Progress Bar("replay", Profile->Instructions, Opts.ShowProgress);
+  return replayCode(Opts, *Profile, *Final, Bar);
 }
 
 llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
@@ -173,32 +173,32 @@ llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
                                                 llvm::StringRef Candidate) {
   if (llvm::Error E = checkUnmappedPolicy(Opts))
     return E;
-  auto Scan = profileTrace(Opts.Trace);
-  if (!Scan)
-    return Scan.takeError();
+  auto Profile = profileTrace(Opts.Trace);
+  if (!Profile)
+    return Profile.takeError();
   auto BaselineImage = llvm::sys::fs::is_directory(Baseline)
                            ? CodeImage::load(Baseline)
-                           : loadRecordedBinary(*Scan, Baseline);
+                           : loadRecordedBinary(*Profile, Baseline);
   if (!BaselineImage)
     return BaselineImage.takeError();
   auto CandidateImage = CodeImage::load(Candidate);
   if (!CandidateImage)
     return CandidateImage.takeError();
-  auto BaselineCode = matchCode(*Scan, *BaselineImage, nullptr);
+  auto BaselineCode = matchCode(*Profile, *BaselineImage, nullptr);
   if (!BaselineCode)
     return BaselineCode.takeError();
   auto CandidateCode =
-      matchCode(*Scan, *CandidateImage,
+      matchCode(*Profile, *CandidateImage,
                 Opts.OnCfgMismatch == CfgMismatchPolicy::UseBaseline ? &*BaselineImage
                                                                      : nullptr);
   if (!CandidateCode)
     return CandidateCode.takeError();
 
   // The two replays are independent: one per core.
-  Progress Bar("replay", 2 * Scan->Instructions, Opts.ShowProgress);
+  Progress Bar("replay", 2 * Profile->Instructions, Opts.ShowProgress);
   std::optional<llvm::Expected<ReplayResult>> BaselineResult;
-  std::thread Worker([&] { BaselineResult = replayCode(Opts, *Scan, *BaselineCode, Bar); });
-  auto CandidateResult = replayCode(Opts, *Scan, *CandidateCode, Bar);
+  std::thread Worker([&] { BaselineResult = replayCode(Opts, *Profile, *BaselineCode, Bar); });
+  auto CandidateResult = replayCode(Opts, *Profile, *CandidateCode, Bar);
   Worker.join();
   if (!*BaselineResult) {
     llvm::consumeError(CandidateResult.takeError());
