@@ -27,9 +27,31 @@ namespace {
 /// small enough to keep memory flat.
 constexpr uint32_t BatchSize = 4096;
 
+/// How many new mca::Instructions may accumulate before the source is cleared. MCA
+/// recycles only instructions of fixed scheduling classes; the rest (x86 has many
+/// variant classes, such as zero idioms) are new each time and the source keeps them
+/// all, so it is cleared whenever the pipeline has fetched everything queued.
+constexpr uint32_t MaxCreated = 1 << 16;
+
 /// The latency MCA gives a call. llvm-mca assumes 100 cycles because it cannot see the
 /// callee; a trace holds the callee's instructions, so a call costs like a jump.
 constexpr unsigned CallLatency = 1;
+
+/// An IncrementalSourceMgr whose instruction numbers go on across clear(): MCA's
+/// scheduler prefers older instructions by that number, so it must never restart.
+class ContinuousSourceMgr : public llvm::mca::IncrementalSourceMgr {
+public:
+  llvm::mca::SourceRef peekNext() const override {
+    return {Next, IncrementalSourceMgr::peekNext().second};
+  }
+  void updateNext() override {
+    ++Next;
+    IncrementalSourceMgr::updateNext();
+  }
+
+private:
+  unsigned Next = 0;
+};
 
 /// Runs \p F with stderr sent to /dev/null. InstrBuilder warns on stderr the first time
 /// it sees a call or a return ("call instructions are not correctly modeled"), which
@@ -123,7 +145,7 @@ struct McaSimulator::Impl {
   const llvm::MCInstrInfo &InstrInfo;
   std::unique_ptr<llvm::mca::InstrumentManager> Instruments;
   std::unique_ptr<llvm::mca::InstrBuilder> Builder;
-  llvm::mca::IncrementalSourceMgr Source;
+  ContinuousSourceMgr Source;
   std::unique_ptr<llvm::mca::CustomBehaviour> Behaviour;
   llvm::mca::Context Context;
   std::unique_ptr<llvm::mca::Pipeline> Pipeline;
@@ -171,6 +193,7 @@ llvm::Error McaSimulator::add(const RefilledCode &Code) {
     }
     auto New = Warns ? withoutStderr(Create) : Create();
     if (New) {
+      ++Created;
       I->Source.addInst(std::move(*New));
     } else {
       llvm::Error Rest = llvm::handleErrors(
@@ -200,6 +223,13 @@ llvm::Error McaSimulator::run() {
       llvm::handleErrors(Ran.takeError(), [](const llvm::mca::InstStreamPause &) {});
   if (Rest)
     return stageError("MCA: {}", llvm::toString(std::move(Rest)));
+  // All queued instructions were fetched, and the pipeline works on its own copies:
+  // the source's instructions, and with them the recycling pool, can go.
+  if (Created > MaxCreated) {
+    I->Source.clear();
+    I->Free.clear();
+    Created = 0;
+  }
   return llvm::Error::success();
 }
 

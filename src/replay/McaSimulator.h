@@ -72,6 +72,7 @@ private:
   uint64_t Cycles = 0, Retired = 0, Attributed = 0;
   uint32_t LastRetiredFunction = 0;
   uint32_t Pending = 0; ///< instructions added since the pipeline last ran
+  uint32_t Created = 0; ///< new (not recycled) instructions in the source
   bool SeenCall = false, SeenReturn = false;
   std::vector<uint64_t> FunctionCycles, FunctionInstructions;
 };
