@@ -7,6 +7,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 #include <sys/wait.h>
@@ -88,6 +89,13 @@ std::map<std::string, std::string> readSections(const std::string &ObjectPath,
       Sections[Name.str()] += llvm::cantFail(Section.getContents()).str();
   }
   return Sections;
+}
+
+void initializeTargets() {
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllDisassemblers();
+  llvm::InitializeAllTargetMCAs();
 }
 
 } // namespace mlgo::test

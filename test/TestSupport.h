@@ -49,6 +49,10 @@ bool fileExists(const std::string &Path);
 std::map<std::string, std::string> readSections(const std::string &ObjectPath,
                                                 const std::string &Prefix);
 
+/// Registers LLVM's targets, disassemblers and MCA components, as mlgo-ra's stages
+/// that decode or simulate code need (the CLI does the same in main()).
+void initializeTargets();
+
 /// Quotes a word for /bin/sh.
 std::string shellQuote(const std::string &Word);
 

@@ -9,19 +9,11 @@
 #include "trace/SegmentBuilder.h"
 #include "trace/SegmentTrace.h"
 
-#include "llvm/Support/TargetSelect.h"
 
 using namespace mlgo;
 using namespace mlgo::test;
 
 namespace {
-
-void initializeTargets() {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllDisassemblers();
-  llvm::InitializeAllTargetMCAs();
-}
 
 #ifdef MLGO_TEST_VALGRIND_LIB_DIR
 

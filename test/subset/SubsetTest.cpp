@@ -6,7 +6,6 @@
 #include "corpus/ExtractCorpus.h"
 #include "trace/Trace.h"
 
-#include "llvm/Support/TargetSelect.h"
 
 using namespace mlgo;
 using namespace mlgo::test;
@@ -35,9 +34,7 @@ void writeProgram(const std::string &Dir) {
 } // namespace
 
 TEST_CASE("the fewest modules that define every traced function", "[subset]") {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllDisassemblers();
+  initializeTargets();
   std::string Dir = makeTempDir("subset");
   writeProgram(Dir);
   CommandResult Built = runShell(

@@ -4,19 +4,12 @@
 #include "trace/CodeImage.h"
 
 #include "llvm/Support/Path.h"
-#include "llvm/Support/TargetSelect.h"
 #include <sstream>
 
 using namespace mlgo;
 using namespace mlgo::test;
 
 namespace {
-
-void initializeTargets() {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllDisassemblers();
-}
 
 const char *const MapFlags = "-O2 -fbasic-block-address-map";
 

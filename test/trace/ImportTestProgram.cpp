@@ -5,14 +5,11 @@
 #include "TestSupport.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/TargetSelect.h"
 
 namespace mlgo::test {
 
 TestProgram TestProgram::build(const std::string &Dir, const std::string &ExtraFlags) {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllDisassemblers();
+  initializeTargets();
   writeFile(Dir + "/app.c",
             "#include <stdio.h>\n"
             "static __attribute__((noinline)) int square(int x) { return x * x; }\n"

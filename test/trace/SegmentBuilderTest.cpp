@@ -9,7 +9,6 @@
 #include "TestSupport.h"
 #include "support/Error.h"
 
-#include "llvm/Support/TargetSelect.h"
 
 using namespace mlgo;
 using namespace mlgo::test;
@@ -42,9 +41,7 @@ struct Totals : SegmentSink {
 
 TEST_CASE("the workload's segment trace accounts for every traced instruction",
           "[trace]") {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllDisassemblers();
+  initializeTargets();
   std::string Dir = makeTempDir("segments");
   CommandResult Built = runShell(std::string(SourceDir) + "/examples/build-workload.sh " +
                                  shellQuote(Dir + "/build"));

@@ -6,7 +6,6 @@
 #include "TestSupport.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/TargetSelect.h"
 
 using namespace mlgo;
 using namespace mlgo::test;
@@ -57,9 +56,7 @@ std::string writeSmallTrace(const CodeImage &Image, const std::string &Path,
 }
 
 CodeImage loadTestBinary(const std::string &Dir) {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllDisassemblers();
+  initializeTargets();
   writeFile(Dir + "/p.c", "int f(int x) { return x > 3 ? f(x - 1) * 2 : 1; }\n"
                           "int main(int argc, char **argv) { return f(argc + 5) & 1; }\n");
   CommandResult R = runShell(std::string(ClangPath) + " -O1 -fbasic-block-address-map "
@@ -139,9 +136,7 @@ TEST_CASE("an unfinished .bbtrace leaves no file behind", "[trace]") {
 #ifdef MLGO_TEST_VALGRIND_LIB_DIR
 TEST_CASE("the workload's recorded segment trace is stored exactly and compactly",
           "[trace]") {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllDisassemblers();
+  initializeTargets();
   std::string Dir = makeTempDir("bbtrace-workload");
   REQUIRE(runShell(std::string(SourceDir) + "/examples/build-workload.sh " +
                    shellQuote(Dir + "/build")).ExitCode == 0);

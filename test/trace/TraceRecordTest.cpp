@@ -7,7 +7,6 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/TargetSelect.h"
 
 #include <map>
 #include <set>
@@ -32,9 +31,7 @@ TEST_CASE("a stream that cannot be decoded stops the recording at once", "[trace
                        " -O1 -fbasic-block-address-map p.c -o p",
                    Dir)
               .ExitCode == 0);
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllDisassemblers();
+  initializeTargets();
   TraceRecordOptions Opts;
   Opts.Binary = Dir + "/p";
   Opts.Command = {Dir + "/p"};
@@ -146,9 +143,7 @@ uint64_t lackeyCount(const std::string &Program, const std::string &Dir) {
 } // namespace
 
 TEST_CASE("trace record follows each thread of a threaded program exactly", "[trace]") {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllDisassemblers();
+  initializeTargets();
   std::string Dir = makeTempDir("record-threads");
   writeFile(Dir + "/threads.c", ThreadedProgram);
   CommandResult Built = runShell(std::string(ClangPath) +
