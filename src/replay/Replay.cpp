@@ -53,19 +53,22 @@ std::string listMismatches(const std::vector<FunctionMismatch> &List) {
   return Out;
 }
 
-/// Matches \p Code against the trace; mismatches are an error unless \p Fallback
-/// provides them.
-llvm::Expected<VariantCode> matchCode(const TraceProfile &Profile, const CodeImage &Code,
-                                      const CodeImage *Fallback) {
-  VariantCode Matched =
-      VariantCode::match(Profile.Header, Profile.Segments, Profile.Executed, Code, Fallback);
+VariantCode matchToTrace(const TraceProfile &Profile, const CodeImage &Code,
+                         const CodeImage *Fallback) {
+  return VariantCode::match(Profile.Header, Profile.Segments, Profile.Executed, Code,
+                            Fallback);
+}
+
+/// An error naming the traced functions that \p Matched could not provide, if any.
+llvm::Error requireResolved(const VariantCode &Matched, bool HadFallback) {
   const auto &Unresolved = Matched.unresolved();
-  if (!Unresolved.empty())
-    return inputError(Code.path(), "{} traced function{} do{} not match the trace{}: {}",
-                      Unresolved.size(), Unresolved.size() == 1 ? "" : "s",
-                      Unresolved.size() == 1 ? "es" : "",
-                      Fallback ? " (nor does the baseline)" : "", listMismatches(Unresolved));
-  return Matched;
+  if (Unresolved.empty())
+    return llvm::Error::success();
+  return inputError(Matched.variant().path(),
+                    "{} traced function{} do{} not match the trace{}: {}", Unresolved.size(),
+                    Unresolved.size() == 1 ? "" : "s", Unresolved.size() == 1 ? "es" : "",
+                    HadFallback ? " (nor does the baseline)" : "",
+                    listMismatches(Unresolved));
 }
 
 llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TraceProfile &Profile,
@@ -151,21 +154,21 @@ llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRe
   auto Image = CodeImage::load(Code);
   if (!Image)
     return Image.takeError();
+  // The recorded binary is read only if some function needs its code.
   std::optional<CodeImage> Recorded;
-  VariantCode Matched =
-      VariantCode::match(Profile->Header, Profile->Segments, Profile->Executed, *Image, nullptr);
+  VariantCode Matched = matchToTrace(*Profile, *Image, nullptr);
   if (!Matched.mismatches().empty() &&
       Opts.OnCfgMismatch == CfgMismatchPolicy::UseBaseline) {
     auto Loaded = loadRecordedBinary(*Profile, Profile->Header.BinaryPath);
     if (!Loaded)
       return Loaded.takeError();
     Recorded = std::move(*Loaded);
+    Matched = matchToTrace(*Profile, *Image, &*Recorded);
   }
-  auto Final = matchCode(*Profile, *Image, Recorded ? &*Recorded : nullptr);
-  if (!Final)
-    return Final.takeError();
+  if (llvm::Error E = requireResolved(Matched, Recorded.has_value()))
+    return E;
   Progress Bar("replay", Profile->Instructions, Opts.ShowProgress);
-  return replayCode(Opts, *Profile, *Final, Bar);
+  return replayCode(Opts, *Profile, Matched, Bar);
 }
 
 llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
@@ -184,21 +187,20 @@ llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
   auto CandidateImage = CodeImage::load(Candidate);
   if (!CandidateImage)
     return CandidateImage.takeError();
-  auto BaselineCode = matchCode(*Profile, *BaselineImage, nullptr);
-  if (!BaselineCode)
-    return BaselineCode.takeError();
-  auto CandidateCode =
-      matchCode(*Profile, *CandidateImage,
-                Opts.OnCfgMismatch == CfgMismatchPolicy::UseBaseline ? &*BaselineImage
-                                                                     : nullptr);
-  if (!CandidateCode)
-    return CandidateCode.takeError();
+  const CodeImage *Fallback =
+      Opts.OnCfgMismatch == CfgMismatchPolicy::UseBaseline ? &*BaselineImage : nullptr;
+  VariantCode BaselineCode = matchToTrace(*Profile, *BaselineImage, nullptr);
+  VariantCode CandidateCode = matchToTrace(*Profile, *CandidateImage, Fallback);
+  if (llvm::Error E = requireResolved(BaselineCode, false))
+    return E;
+  if (llvm::Error E = requireResolved(CandidateCode, Fallback != nullptr))
+    return E;
 
   // The two replays are independent: one per core.
   Progress Bar("replay", 2 * Profile->Instructions, Opts.ShowProgress);
   std::optional<llvm::Expected<ReplayResult>> BaselineResult;
-  std::thread Worker([&] { BaselineResult = replayCode(Opts, *Profile, *BaselineCode, Bar); });
-  auto CandidateResult = replayCode(Opts, *Profile, *CandidateCode, Bar);
+  std::thread Worker([&] { BaselineResult = replayCode(Opts, *Profile, BaselineCode, Bar); });
+  auto CandidateResult = replayCode(Opts, *Profile, CandidateCode, Bar);
   Worker.join();
   if (!*BaselineResult) {
     llvm::consumeError(CandidateResult.takeError());
