@@ -14,7 +14,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Parallel.h"
-#include <mutex>
 
 namespace mlgo {
 
@@ -103,28 +102,27 @@ llvm::Expected<SubsetResult> runSubset(const SubsetOptions &Opts) {
   if (!Profile)
     return Profile.takeError();
 
-  // Every module's functions, read in parallel.
+  // Every module's functions, read in parallel; errors are reported in module order.
   std::vector<std::vector<DefinedFunction>> Defined(C->Modules.size());
-  std::mutex ErrorLock;
-  llvm::Error FirstError = llvm::Error::success();
+  std::vector<llvm::Error> Errors;
+  for (size_t I = 0; I < C->Modules.size(); ++I)
+    Errors.push_back(llvm::Error::success());
   {
     Progress Bar("subset: reading modules", C->Modules.size(), Opts.ShowProgress);
     llvm::parallelFor(0, C->Modules.size(), [&](size_t I) {
       auto Functions = readDefinedFunctions(modulePath(*C, C->Modules[I], ".bc"));
-      Bar.advance();
-      if (Functions) {
+      if (Functions)
         Defined[I] = std::move(*Functions);
-        return;
-      }
-      std::lock_guard<std::mutex> Guard(ErrorLock);
-      if (!FirstError)
-        FirstError = Functions.takeError();
       else
-        llvm::consumeError(Functions.takeError());
+        Errors[I] = Functions.takeError();
+      Bar.advance();
     });
   }
-  if (FirstError)
-    return FirstError;
+  llvm::Error AllErrors = llvm::Error::success();
+  for (llvm::Error &E : Errors)
+    AllErrors = llvm::joinErrors(std::move(AllErrors), std::move(E));
+  if (AllErrors)
+    return AllErrors;
   FunctionIndex Index;
   for (uint32_t M = 0; M < Defined.size(); ++M)
     for (const DefinedFunction &F : Defined[M])
