@@ -28,12 +28,16 @@ struct TraceRecordOptions {
   bool ShowProgress = true;
 };
 
-struct TraceRecordResult {
-  int ProgramExitCode = 0;
+/// What a written .bbtrace holds, and how long making it took (record and import).
+struct WrittenTrace {
   uint64_t Instructions = 0;
   uint64_t Events = 0;
   uint64_t Bytes = 0;
   double Seconds = 0;
+};
+
+struct TraceRecordResult : WrittenTrace {
+  int ProgramExitCode = 0;
   Json toJSON() const;
 };
 

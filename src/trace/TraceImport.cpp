@@ -7,8 +7,8 @@
 #include "SegmentTrace.h"
 #include "SegmentTraceListener.h"
 #include "TraceImporters.h"
+#include "WrittenTrace.h"
 
-#include "llvm/Support/FileSystem.h"
 #include <chrono>
 
 namespace mlgo {
@@ -36,16 +36,9 @@ llvm::Expected<TraceImportResult> runTraceImport(const TraceImportOptions &Opts)
   if (llvm::Error E = (*Writer)->finish())
     return E;
 
-  TraceImportResult Result;
-  Result.Instructions = (*Writer)->instructions();
-  Result.Events = (*Writer)->events();
+  TraceImportResult Result{describeWrittenTrace(**Writer, Opts.Output, Start)};
   Result.Threads = Runs.threads();
   Result.InputFiles = Sink.InputFiles;
-  uint64_t Size = 0;
-  llvm::sys::fs::file_size(Opts.Output, Size);
-  Result.Bytes = Size;
-  Result.Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   return Result;
 }
 

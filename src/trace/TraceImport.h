@@ -14,6 +14,7 @@
 ///   12-byte records, plus the run's `modules.log` for module addresses.
 #pragma once
 
+#include "Trace.h"
 #include "support/Json.h"
 #include "llvm/Support/Error.h"
 #include <string>
@@ -35,13 +36,9 @@ struct TraceImportOptions {
   std::string ModulesLog;
 };
 
-struct TraceImportResult {
-  uint64_t Instructions = 0;
-  uint64_t Events = 0;
+struct TraceImportResult : WrittenTrace {
   uint32_t Threads = 0;
   uint32_t InputFiles = 0;
-  uint64_t Bytes = 0;
-  double Seconds = 0;
   Json toJSON() const;
 };
 

@@ -7,6 +7,7 @@
 #include "SegmentTrace.h"
 #include "SegmentTraceListener.h"
 #include "Trace.h"
+#include "WrittenTrace.h"
 #include "support/Error.h"
 #include "support/Progress.h"
 
@@ -140,15 +141,8 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
   if (llvm::Error E = (*Writer)->finish())
     return E;
 
-  TraceRecordResult Result;
+  TraceRecordResult Result{describeWrittenTrace(**Writer, Opts.Output, Start)};
   Result.ProgramExitCode = Done.ReturnCode;
-  Result.Instructions = (*Writer)->instructions();
-  Result.Events = (*Writer)->events();
-  uint64_t Size = 0;
-  llvm::sys::fs::file_size(Opts.Output, Size);
-  Result.Bytes = Size;
-  Result.Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   return Result;
 }
 
