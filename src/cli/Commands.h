@@ -19,6 +19,7 @@ struct CommandHandle {
 CommandHandle addExtractCorpusCommand(CLI::App &Parent);
 CommandHandle addTraceCommand(CLI::App &Parent);
 CommandHandle addSubsetCommand(CLI::App &Parent);
+CommandHandle addCompileCommand(CLI::App &Parent);
 CommandHandle addReplayCommand(CLI::App &Parent);
 
 /// Prints every error in \p E as "mlgo-ra: error: <message>" and returns the exit code:

@@ -23,6 +23,7 @@ const Subcommand Subcommands[] = {
     {mlgo::addExtractCorpusCommand, false},
     {mlgo::addTraceCommand, true},
     {mlgo::addSubsetCommand, false},
+    {mlgo::addCompileCommand, false},
     {mlgo::addReplayCommand, true},
 };
 

@@ -51,6 +51,14 @@ llvm::Expected<std::vector<std::string>> readModuleCommand(const Corpus &C,
 llvm::Expected<std::vector<std::string>> sanitizeCommand(llvm::ArrayRef<std::string> Args,
                                                          llvm::StringRef Origin);
 
+/// The module's cc1 arguments, sanitized, without "-cc1" and without input or output.
+llvm::Expected<std::vector<std::string>> sanitizedModuleCommand(const Corpus &C,
+                                                                llvm::StringRef Module);
+
+/// The input of a module's recompile: "-x ir <name>.bc" and, for ThinLTO,
+/// "-fthinlto-index=<name>.thinlto.bc -mllvm -thinlto-assume-merged".
+std::vector<std::string> moduleInputArguments(const Corpus &C, llvm::StringRef Module);
+
 /// The arguments after the compiler path that recompile \p Module:
 /// "-cc1", its sanitized command, "-x ir <name>.bc" and, for ThinLTO,
 /// "-fthinlto-index=<name>.thinlto.bc -mllvm -thinlto-assume-merged".

@@ -65,7 +65,7 @@ llvm::Expected<Corpus> loadCorpus(llvm::StringRef Directory) {
     C.GlobalCommandOverride = std::move(**Override);
   }
   if (llvm::Error E = checkModuleFiles(C, Path))
-    return std::move(E);
+    return E;
   return C;
 }
 

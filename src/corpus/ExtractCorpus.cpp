@@ -156,7 +156,7 @@ llvm::Expected<ExtractCorpusResult> runExtractCorpus(const ExtractCorpusOptions 
     Kind = *Detected;
   }
   if (llvm::Error E = checkOptions(Opts, Kind))
-    return std::move(E);
+    return E;
   auto Inputs = listObjectInputs(Kind, Opts);
   if (!Inputs)
     return Inputs.takeError();
@@ -203,7 +203,7 @@ llvm::Expected<ExtractCorpusResult> runExtractCorpus(const ExtractCorpusOptions 
     }
   }
   if (Errors)
-    return std::move(Errors);
+    return Errors;
   if (Result.Modules.empty())
     return inputError(Opts.Input, "no module to extract: {} objects, {} skipped{}",
                       Inputs->size(), Result.Skipped.size(),
@@ -219,7 +219,7 @@ llvm::Expected<ExtractCorpusResult> runExtractCorpus(const ExtractCorpusOptions 
   Out.HasThinLTO = Result.HasThinLTO;
   Out.Modules = Result.Modules;
   if (llvm::Error E = writeCorpusDescription(Out))
-    return std::move(E);
+    return E;
   Result.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   return Result;

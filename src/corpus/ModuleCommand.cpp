@@ -38,22 +38,33 @@ llvm::Expected<std::vector<std::string>> readModuleCommand(const Corpus &C,
   return Args;
 }
 
-llvm::Expected<std::vector<std::string>> buildRecompileCommand(const Corpus &C,
-                                                               llvm::StringRef Module) {
+llvm::Expected<std::vector<std::string>> sanitizedModuleCommand(const Corpus &C,
+                                                                llvm::StringRef Module) {
   auto Recorded = readModuleCommand(C, Module);
   if (!Recorded)
     return Recorded.takeError();
   std::string Origin = C.GlobalCommandOverride.empty()
                            ? modulePath(C, Module, ".cmd")
                            : modulePath(C, "", "corpus_description.json");
-  auto Args = sanitizeCommand(*Recorded, Origin);
+  return sanitizeCommand(*Recorded, Origin);
+}
+
+llvm::Expected<std::vector<std::string>> buildRecompileCommand(const Corpus &C,
+                                                               llvm::StringRef Module) {
+  auto Args = sanitizedModuleCommand(C, Module);
   if (!Args)
     return Args.takeError();
   Args->insert(Args->begin(), "-cc1");
-  Args->insert(Args->end(), {"-x", "ir", modulePath(C, Module, ".bc")});
+  std::vector<std::string> Inputs = moduleInputArguments(C, Module);
+  Args->insert(Args->end(), Inputs.begin(), Inputs.end());
+  return Args;
+}
+
+std::vector<std::string> moduleInputArguments(const Corpus &C, llvm::StringRef Module) {
+  std::vector<std::string> Args = {"-x", "ir", modulePath(C, Module, ".bc")};
   if (C.HasThinLTO)
-    Args->insert(Args->end(), {"-fthinlto-index=" + modulePath(C, Module, ".thinlto.bc"),
-                               "-mllvm", "-thinlto-assume-merged"});
+    Args.insert(Args.end(), {"-fthinlto-index=" + modulePath(C, Module, ".thinlto.bc"),
+                             "-mllvm", "-thinlto-assume-merged"});
   return Args;
 }
 

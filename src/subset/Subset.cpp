@@ -7,13 +7,13 @@
 #include "corpus/Corpus.h"
 #include "support/Error.h"
 #include "support/OutputFile.h"
+#include "support/ParallelWork.h"
 #include "support/Progress.h"
 #include "trace/TraceProfile.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Parallel.h"
 
 namespace mlgo {
 
@@ -104,25 +104,18 @@ llvm::Expected<SubsetResult> runSubset(const SubsetOptions &Opts) {
 
   // Every module's functions, read in parallel; errors are reported in module order.
   std::vector<std::vector<DefinedFunction>> Defined(C->Modules.size());
-  std::vector<llvm::Error> Errors;
-  for (size_t I = 0; I < C->Modules.size(); ++I)
-    Errors.push_back(llvm::Error::success());
   {
     Progress Bar("subset: reading modules", C->Modules.size(), Opts.ShowProgress);
-    llvm::parallelFor(0, C->Modules.size(), [&](size_t I) {
-      auto Functions = readDefinedFunctions(modulePath(*C, C->Modules[I], ".bc"));
-      if (Functions)
-        Defined[I] = std::move(*Functions);
-      else
-        Errors[I] = Functions.takeError();
-      Bar.advance();
-    });
+    if (llvm::Error E = runInParallel(C->Modules.size(), 0, [&](size_t I) -> llvm::Error {
+          auto Functions = readDefinedFunctions(modulePath(*C, C->Modules[I], ".bc"));
+          Bar.advance();
+          if (!Functions)
+            return Functions.takeError();
+          Defined[I] = std::move(*Functions);
+          return llvm::Error::success();
+        }))
+      return E;
   }
-  llvm::Error AllErrors = llvm::Error::success();
-  for (llvm::Error &E : Errors)
-    AllErrors = llvm::joinErrors(std::move(AllErrors), std::move(E));
-  if (AllErrors)
-    return AllErrors;
   FunctionIndex Index;
   for (uint32_t M = 0; M < Defined.size(); ++M)
     for (const DefinedFunction &F : Defined[M])

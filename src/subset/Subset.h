@@ -6,6 +6,7 @@
 #include "support/Json.h"
 
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,5 +44,10 @@ struct SubsetResult {
 /// corpus_description.json and subset_functions.json (per module, the functions to
 /// compile).
 llvm::Expected<SubsetResult> runSubset(const SubsetOptions &Opts);
+
+/// The functions to compile per module of the subset corpus in \p CorpusDirectory, or
+/// std::nullopt when it has no subset_functions.json (a whole corpus).
+llvm::Expected<std::optional<std::vector<SubsetModule>>>
+readSubsetFunctions(llvm::StringRef CorpusDirectory);
 
 } // namespace mlgo

@@ -1,0 +1,136 @@
+/// \file
+/// Content-addressed middle-end outputs: <key>.opt.bc and <key>.traced.bc, each
+/// written under a temporary name and renamed, so concurrent users and interrupted
+/// runs never see half a file.
+#include "MiddleEndCache.h"
+#include "FunctionStrip.h"
+#include "InteractiveCompile.h"
+#include "support/Error.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SHA256.h"
+#include <algorithm>
+#include <atomic>
+#include <unistd.h>
+
+namespace mlgo {
+
+namespace {
+
+/// Bump when the cached files' meaning changes.
+constexpr const char *CacheFormat = "mlgo-ra middle end 1";
+
+llvm::Expected<std::string> identifyCompiler(llvm::StringRef Clang) {
+  std::string Path = Clang.str();
+  if (!Clang.contains('/')) {
+    auto Found = llvm::sys::findProgramByName(Clang);
+    if (!Found)
+      return inputError(Clang, "compiler not found on PATH");
+    Path = *Found;
+  }
+  llvm::SmallString<256> Real;
+  if (std::error_code EC = llvm::sys::fs::real_path(Path, Real))
+    return inputError(Path, "cannot find the compiler: {}", EC.message());
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(Real, Status))
+    return inputError(Real, "cannot read the compiler: {}", EC.message());
+  return fmt::format("{} {} {}", Real.str().str(), Status.getSize(),
+                     Status.getLastModificationTime().time_since_epoch().count());
+}
+
+std::string hexKey(llvm::SHA256 &Hash) {
+  auto Digest = Hash.final();
+  return llvm::toHex(llvm::ArrayRef<uint8_t>(Digest.data(), 16), /*LowerCase=*/true);
+}
+
+void addField(llvm::SHA256 &Hash, llvm::StringRef Field) {
+  Hash.update(Field);
+  Hash.update(llvm::ArrayRef<uint8_t>{0});
+}
+
+/// A fresh name beside \p Path for a file that will be renamed to it.
+std::string temporaryBeside(llvm::StringRef Path) {
+  static std::atomic<unsigned> Counter{0};
+  return fmt::format("{}.tmp-{}-{}", Path.str(), getpid(), Counter++);
+}
+
+} // namespace
+
+llvm::Expected<MiddleEndCache> MiddleEndCache::open(std::string Dir, std::string Clang) {
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+    return inputError(Dir, "cannot create the cache directory: {}", EC.message());
+  auto Identity = identifyCompiler(Clang);
+  if (!Identity)
+    return Identity.takeError();
+  return MiddleEndCache(std::move(Dir), std::move(Clang), std::move(*Identity));
+}
+
+llvm::Expected<std::string> MiddleEndCache::optimized(llvm::StringRef Bitcode,
+                                                      llvm::ArrayRef<std::string> Args,
+                                                      double TimeoutSeconds, bool &Reused) {
+  auto Contents = llvm::MemoryBuffer::getFile(Bitcode);
+  if (!Contents)
+    return inputError(Bitcode, "cannot read: {}", Contents.getError().message());
+  llvm::SHA256 Hash;
+  addField(Hash, CacheFormat);
+  addField(Hash, CompilerIdentity);
+  for (const std::string &Arg : Args)
+    addField(Hash, Arg);
+  addField(Hash, (*Contents)->getBuffer());
+  std::string Path = Dir + "/" + hexKey(Hash) + ".opt.bc";
+  Reused = llvm::sys::fs::exists(Path);
+  if (Reused)
+    return Path;
+
+  // Use-list order is part of the module: code generation visits uses in that order,
+  // and without it the same module can get different code.
+  std::string Temporary = temporaryBeside(Path);
+  CompileOptions Options;
+  Options.Clang = Clang;
+  Options.Args.assign(Args.begin(), Args.end());
+  Options.Args.insert(Options.Args.end(), {"-x", "ir", Bitcode.str(), "-emit-llvm-bc",
+                                           "-emit-llvm-uselists", "-o", Temporary});
+  Options.TimeoutSeconds = TimeoutSeconds;
+  auto Compiled = compileWithPolicy(Policy::makeDefault(), Options);
+  if (!Compiled) {
+    llvm::sys::fs::remove(Temporary);
+    return Compiled.takeError();
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Temporary, Path)) {
+    llvm::sys::fs::remove(Temporary);
+    return stageError("{}: cannot write: {}", Path, EC.message());
+  }
+  return Path;
+}
+
+llvm::Expected<std::string> MiddleEndCache::traced(llvm::StringRef Optimized,
+                                                   const std::vector<std::string> &Functions,
+                                                   llvm::StringRef Module) {
+  std::vector<std::string> Sorted = Functions;
+  std::sort(Sorted.begin(), Sorted.end());
+  llvm::SHA256 Hash;
+  addField(Hash, CacheFormat);
+  addField(Hash, llvm::sys::path::filename(Optimized));
+  llvm::StringSet<> Keep;
+  for (const std::string &F : Sorted) {
+    addField(Hash, F);
+    Keep.insert(F);
+  }
+  std::string Path = Dir + "/" + hexKey(Hash) + ".traced.bc";
+  if (llvm::sys::fs::exists(Path))
+    return Path;
+  auto Stripped = keepOnlyFunctions(Optimized, Keep, Path);
+  if (!Stripped)
+    return Stripped.takeError();
+  if (!Stripped->Missing.empty())
+    return inputError(Module, "does not define the traced function{} {}",
+                      Stripped->Missing.size() == 1 ? "" : "s",
+                      llvm::join(Stripped->Missing, ", "));
+  return Path;
+}
+
+} // namespace mlgo

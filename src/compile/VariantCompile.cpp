@@ -1,0 +1,128 @@
+/// \file
+/// Compiling a planned variant with one policy: every module in parallel into a
+/// temporary directory, which replaces the output directory only when all succeeded.
+#include "Variant.h"
+#include "support/Error.h"
+#include "support/OutputFile.h"
+#include "support/ParallelWork.h"
+#include "support/Progress.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <atomic>
+#include <chrono>
+#include <unistd.h>
+
+namespace mlgo {
+
+namespace {
+
+/// The object of \p Module inside a variant directory: replay loads every *.o.
+std::string objectName(llvm::StringRef Module) {
+  return Module.ends_with(".o") ? Module.str() : Module.str() + ".o";
+}
+
+/// Makes room for the finished variant at \p Output: nothing there, an empty
+/// directory, or an earlier variant (removed).
+llvm::Error clearOutput(llvm::StringRef Output) {
+  if (!llvm::sys::fs::exists(Output))
+    return llvm::Error::success();
+  if (!llvm::sys::fs::is_directory(Output))
+    return inputError(Output, "exists and is not a directory");
+  std::error_code EC;
+  bool Empty = llvm::sys::fs::directory_iterator(Output, EC) == llvm::sys::fs::directory_iterator();
+  if (!Empty && !llvm::sys::fs::exists(Output + "/" + VariantDescriptionFile))
+    return inputError(Output, "exists and does not hold a variant ({} is missing); "
+                              "not replacing it", VariantDescriptionFile);
+  if (std::error_code EC = llvm::sys::fs::remove_directories(Output))
+    return stageError("{}: cannot replace: {}", Output.str(), EC.message());
+  return llvm::Error::success();
+}
+
+llvm::Expected<CompiledModule> compileModule(const Policy &P, const PlannedModule &Module,
+                                             llvm::StringRef Directory,
+                                             const VariantOptions &Opts) {
+  CompiledModule Out;
+  Out.Name = Module.Name;
+  Out.Object = objectName(Module.Name);
+  std::string Object = Directory.str() + "/" + Out.Object;
+  if (std::error_code EC =
+          llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Object)))
+    return stageError("{}: cannot create: {}", Object, EC.message());
+  CompileOptions Options;
+  Options.Clang = Opts.Clang;
+  Options.Args = Module.Arguments;
+  Options.Args.insert(Options.Args.end(), {"-o", Object});
+  Options.TimeoutSeconds = Opts.TimeoutSeconds;
+  if (Opts.RecordDecisions)
+    Options.RecordDecisions = Object + ".decisions.jsonl";
+  auto Result = compileWithPolicy(P, Options);
+  if (!Result)
+    return Result.takeError();
+  Out.Decisions = Result->Decisions;
+  Out.Seconds = Result->Seconds;
+  return Out;
+}
+
+} // namespace
+
+Json VariantResult::toJSON() const {
+  Json List = Json::array();
+  for (const CompiledModule &M : Modules)
+    List.push_back({{"name", M.Name},
+                    {"object", M.Object},
+                    {"decisions", M.Decisions},
+                    {"seconds", M.Seconds}});
+  return {{"format", "mlgo-ra.variant"},
+          {"version", 1},
+          {"policy", Policy},
+          {"fast_path", FastPath},
+          {"decisions", Decisions},
+          {"seconds", Seconds},
+          {"modules", List}};
+}
+
+llvm::Expected<VariantResult> compileVariant(const Policy &P, const VariantPlan &Plan,
+                                             llvm::StringRef Output,
+                                             const VariantOptions &Opts) {
+  auto Start = std::chrono::steady_clock::now();
+  static std::atomic<unsigned> Counter{0};
+  std::string Temporary = fmt::format("{}.tmp-{}-{}", Output.str(), getpid(), Counter++);
+  if (std::error_code EC = llvm::sys::fs::create_directories(Temporary))
+    return inputError(Output, "cannot create the variant directory: {}", EC.message());
+  auto Discard = [&](llvm::Error E) -> llvm::Error {
+    llvm::sys::fs::remove_directories(Temporary);
+    return E;
+  };
+
+  VariantResult Result;
+  Result.Directory = Output.str();
+  Result.Policy = P.name();
+  Result.FastPath = Plan.FastPath;
+  Result.Modules.resize(Plan.Modules.size());
+  Progress Bar("compile: " + P.name(), Plan.Modules.size(), Opts.ShowProgress);
+  if (llvm::Error E = runInParallel(Plan.Modules.size(), Opts.Jobs, [&](size_t I) -> llvm::Error {
+        auto Compiled = compileModule(P, Plan.Modules[I], Temporary, Opts);
+        Bar.advance();
+        if (!Compiled)
+          return Compiled.takeError();
+        Result.Modules[I] = std::move(*Compiled);
+        return llvm::Error::success();
+      }))
+    return Discard(std::move(E));
+  Bar.finish();
+
+  for (const CompiledModule &M : Result.Modules)
+    Result.Decisions += M.Decisions;
+  Result.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  if (llvm::Error E = writeJsonFile(Temporary + "/" + VariantDescriptionFile, Result.toJSON()))
+    return Discard(std::move(E));
+  if (llvm::Error E = clearOutput(Output))
+    return Discard(std::move(E));
+  if (std::error_code EC = llvm::sys::fs::rename(Temporary, Output))
+    return Discard(stageError("{}: cannot write the variant: {}", Output.str(), EC.message()));
+  return Result;
+}
+
+} // namespace mlgo

@@ -1,0 +1,131 @@
+/// \file
+/// Planning variant compiles: arguments per module and, on the fast path, the cached
+/// middle end of each module reduced to its traced functions.
+#include "MiddleEndCache.h"
+#include "Variant.h"
+#include "VariantCommand.h"
+#include "corpus/Corpus.h"
+#include "subset/Subset.h"
+#include "support/Error.h"
+#include "support/ParallelWork.h"
+#include "support/Progress.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Path.h"
+#include <chrono>
+#include <cstdlib>
+#include <optional>
+
+namespace mlgo {
+
+namespace {
+
+/// Per module name, the functions to compile (absent: all of them).
+using FunctionLists = llvm::StringMap<std::vector<std::string>>;
+
+llvm::Expected<std::optional<FunctionLists>> tracedFunctions(llvm::StringRef CorpusDir,
+                                                             const Corpus &C) {
+  auto Subset = readSubsetFunctions(CorpusDir);
+  if (!Subset)
+    return Subset.takeError();
+  if (!*Subset)
+    return std::nullopt;
+  FunctionLists Lists;
+  for (SubsetModule &M : **Subset)
+    Lists[M.Name] = std::move(M.Functions);
+  for (const std::string &Module : C.Modules)
+    if (!Lists.count(Module))
+      return inputError(CorpusDir.str() + "/" + SubsetFunctionsFile,
+                        "lists no functions for module '{}'", Module);
+  return Lists;
+}
+
+/// Plans one module: its arguments, and its middle end on the fast path.
+llvm::Expected<PlannedModule> planModule(const Corpus &C, const std::string &Module,
+                                         const FunctionLists *Traced,
+                                         MiddleEndCache *Cache, const PlanOptions &Opts) {
+  auto Command = sanitizedModuleCommand(C, Module);
+  if (!Command)
+    return Command.takeError();
+  PlannedModule Planned;
+  Planned.Name = Module;
+  Planned.Arguments = variantArguments(*Command);
+  if (!Cache) {
+    std::vector<std::string> Inputs = moduleInputArguments(C, Module);
+    Planned.Arguments.insert(Planned.Arguments.end(), Inputs.begin(), Inputs.end());
+    return Planned;
+  }
+  auto Optimized = Cache->optimized(modulePath(C, Module, ".bc"), Planned.Arguments,
+                                    Opts.TimeoutSeconds, Planned.Reused);
+  if (!Optimized)
+    return Optimized.takeError();
+  std::string Input = *Optimized;
+  if (Traced) {
+    const std::vector<std::string> &Functions = Traced->find(Module)->second;
+    auto Reduced = Cache->traced(*Optimized, Functions, modulePath(C, Module, ".bc"));
+    if (!Reduced)
+      return Reduced.takeError();
+    Input = *Reduced;
+    Planned.Functions = Functions.size();
+  }
+  Planned.Arguments.insert(Planned.Arguments.end(),
+                           {"-x", "ir", Input, "-disable-llvm-passes"});
+  return Planned;
+}
+
+} // namespace
+
+std::string defaultCacheDirectory() {
+  if (const char *Xdg = std::getenv("XDG_CACHE_HOME"); Xdg && *Xdg)
+    return std::string(Xdg) + "/mlgo-ra";
+  llvm::SmallString<128> Home;
+  if (llvm::sys::path::home_directory(Home))
+    return std::string(Home) + "/.cache/mlgo-ra";
+  return ".mlgo-ra-cache";
+}
+
+llvm::Expected<VariantPlan> planVariant(llvm::StringRef CorpusDirectory,
+                                        const PlanOptions &Opts) {
+  auto Start = std::chrono::steady_clock::now();
+  auto C = loadCorpus(CorpusDirectory);
+  if (!C)
+    return C.takeError();
+  std::optional<FunctionLists> Traced;
+  if (Opts.TracedOnly) {
+    auto Lists = tracedFunctions(CorpusDirectory, *C);
+    if (!Lists)
+      return Lists.takeError();
+    Traced = std::move(*Lists);
+  }
+  // ThinLTO backends import from the index while they optimize: no separate middle end.
+  std::optional<MiddleEndCache> Cache;
+  if (!Opts.CacheDir.empty() && !C->HasThinLTO) {
+    auto Opened = MiddleEndCache::open(Opts.CacheDir, Opts.Clang);
+    if (!Opened)
+      return Opened.takeError();
+    Cache.emplace(std::move(*Opened));
+  }
+
+  VariantPlan Plan;
+  Plan.Corpus = CorpusDirectory.str();
+  Plan.FastPath = Cache.has_value();
+  Plan.Modules.resize(C->Modules.size());
+  Progress Bar("compile: middle ends", C->Modules.size(), Opts.ShowProgress && Cache);
+  if (llvm::Error E = runInParallel(C->Modules.size(), Opts.Jobs, [&](size_t I) -> llvm::Error {
+        auto Planned = planModule(*C, C->Modules[I], Traced ? &*Traced : nullptr,
+                                  Cache ? &*Cache : nullptr, Opts);
+        Bar.advance();
+        if (!Planned)
+          return Planned.takeError();
+        Plan.Modules[I] = std::move(*Planned);
+        return llvm::Error::success();
+      }))
+    return E;
+  Bar.finish();
+  Plan.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  return Plan;
+}
+
+} // namespace mlgo

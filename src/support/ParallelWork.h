@@ -1,0 +1,16 @@
+/// \file
+/// Independent work items (modules, compiles) run on a few threads, with their errors
+/// reported in item order, whatever order the threads finished in.
+#pragma once
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+
+namespace mlgo {
+
+/// Runs \p Work(0) ... \p Work(N - 1) on up to \p Jobs threads (0: one per core) and
+/// returns every item's error, joined in item order.
+llvm::Error runInParallel(size_t N, unsigned Jobs,
+                          llvm::function_ref<llvm::Error(size_t)> Work);
+
+} // namespace mlgo
