@@ -46,7 +46,7 @@ int compile(CompileFlags &F) {
     return Fail(R.takeError());
   if (F.Json) {
     Json Out = R->toJSON();
-    Out["plan_seconds"] = Plan->Seconds;
+    Out["plan"] = Plan->toJSON();
     llvm::outs() << dumpJson(Out) << "\n";
     return Success;
   }

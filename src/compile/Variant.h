@@ -28,6 +28,7 @@ struct VariantPlan {
   bool FastPath = false;
   std::vector<PlannedModule> Modules;
   double Seconds = 0; ///< spent planning (middle ends)
+  Json toJSON() const;
 };
 
 struct PlanOptions {

@@ -76,6 +76,13 @@ llvm::Expected<PlannedModule> planModule(const Corpus &C, const std::string &Mod
 
 } // namespace
 
+Json VariantPlan::toJSON() const {
+  Json List = Json::array();
+  for (const PlannedModule &M : Modules)
+    List.push_back({{"name", M.Name}, {"functions", M.Functions}, {"reused", M.Reused}});
+  return {{"corpus", Corpus}, {"fast_path", FastPath}, {"seconds", Seconds}, {"modules", List}};
+}
+
 std::string defaultCacheDirectory() {
   if (const char *Xdg = std::getenv("XDG_CACHE_HOME"); Xdg && *Xdg)
     return std::string(Xdg) + "/mlgo-ra";
