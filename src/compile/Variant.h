@@ -6,6 +6,7 @@
 /// generation, all modules in parallel.
 #pragma once
 
+#include "CompileMemo.h"
 #include "InteractiveCompile.h"
 #include "support/Json.h"
 
@@ -59,6 +60,9 @@ struct VariantOptions {
   /// (<object>.decisions.jsonl).
   bool RecordDecisions = false;
   bool ShowProgress = false;
+  /// Reuse and remember compiles (sized for the plan's modules); not with
+  /// RecordDecisions, which needs every compile to run.
+  CompileMemo *Memo = nullptr;
 };
 
 struct CompiledModule {
@@ -66,6 +70,7 @@ struct CompiledModule {
   std::string Object; ///< relative to the variant directory
   uint64_t Decisions = 0;
   double Seconds = 0;
+  bool Reused = false; ///< the memo had its object: no compiler ran
 };
 
 struct VariantResult {
@@ -74,6 +79,7 @@ struct VariantResult {
   bool FastPath = false;
   std::vector<CompiledModule> Modules;
   uint64_t Decisions = 0;
+  size_t Reused = 0; ///< modules whose object came from the memo
   double Seconds = 0;
   Json toJSON() const;
 };

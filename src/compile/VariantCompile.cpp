@@ -8,6 +8,7 @@
 #include "support/Progress.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <atomic>
 #include <chrono>
@@ -39,9 +40,10 @@ llvm::Error clearOutput(llvm::StringRef Output) {
   return llvm::Error::success();
 }
 
-llvm::Expected<CompiledModule> compileModule(const Policy &P, const PlannedModule &Module,
-                                             llvm::StringRef Directory,
+llvm::Expected<CompiledModule> compileModule(const Policy &P, const VariantPlan &Plan,
+                                             size_t Index, llvm::StringRef Directory,
                                              const VariantOptions &Opts) {
+  const PlannedModule &Module = Plan.Modules[Index];
   CompiledModule Out;
   Out.Name = Module.Name;
   Out.Object = objectName(Module.Name);
@@ -49,6 +51,16 @@ llvm::Expected<CompiledModule> compileModule(const Policy &P, const PlannedModul
   if (std::error_code EC =
           llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Object)))
     return stageError("{}: cannot create: {}", Object, EC.message());
+  CompileMemo *Memo = Opts.RecordDecisions ? nullptr : Opts.Memo;
+  if (Memo)
+    if (auto Earlier = Memo->find(Index, P)) {
+      Out.Decisions = Earlier->Decisions.size();
+      Out.Reused = true;
+      if (llvm::Error E = writeFileAtomically(Object, Earlier->Object))
+        return E;
+      return Out;
+    }
+
   CompileOptions Options;
   Options.Clang = Opts.Clang;
   Options.Args = Module.Arguments;
@@ -56,11 +68,25 @@ llvm::Expected<CompiledModule> compileModule(const Policy &P, const PlannedModul
   Options.TimeoutSeconds = Opts.TimeoutSeconds;
   if (Opts.RecordDecisions)
     Options.RecordDecisions = Object + ".decisions.jsonl";
+  auto Recorded = std::make_shared<RecordedCompile>();
+  Recorded->UsedAdvisor = P.usesAdvisor();
+  if (Memo)
+    Options.OnDecision = [&](const DecisionEvent &E) {
+      Recorded->Observations.push_back(E.Features);
+      Recorded->Decisions.push_back(E.Decision);
+    };
   auto Result = compileWithPolicy(P, Options);
   if (!Result)
     return Result.takeError();
   Out.Decisions = Result->Decisions;
   Out.Seconds = Result->Seconds;
+  if (Memo) {
+    auto Bytes = llvm::MemoryBuffer::getFile(Object);
+    if (!Bytes)
+      return stageError("{}: cannot read: {}", Object, Bytes.getError().message());
+    Recorded->Object = (*Bytes)->getBuffer().str();
+    Memo->add(Index, std::move(Recorded));
+  }
   return Out;
 }
 
@@ -72,12 +98,14 @@ Json VariantResult::toJSON() const {
     List.push_back({{"name", M.Name},
                     {"object", M.Object},
                     {"decisions", M.Decisions},
-                    {"seconds", M.Seconds}});
+                    {"seconds", M.Seconds},
+                    {"reused", M.Reused}});
   return {{"format", "mlgo-ra.variant"},
           {"version", 1},
           {"policy", Policy},
           {"fast_path", FastPath},
           {"decisions", Decisions},
+          {"reused_objects", Reused},
           {"seconds", Seconds},
           {"modules", List}};
 }
@@ -102,7 +130,7 @@ llvm::Expected<VariantResult> compileVariant(const Policy &P, const VariantPlan 
   Result.Modules.resize(Plan.Modules.size());
   Progress Bar("compile: " + P.name(), Plan.Modules.size(), Opts.ShowProgress);
   if (llvm::Error E = runInParallel(Plan.Modules.size(), Opts.Jobs, [&](size_t I) -> llvm::Error {
-        auto Compiled = compileModule(P, Plan.Modules[I], Temporary, Opts);
+        auto Compiled = compileModule(P, Plan, I, Temporary, Opts);
         Bar.advance();
         if (!Compiled)
           return Compiled.takeError();
@@ -112,8 +140,10 @@ llvm::Expected<VariantResult> compileVariant(const Policy &P, const VariantPlan 
     return Discard(std::move(E));
   Bar.finish();
 
-  for (const CompiledModule &M : Result.Modules)
+  for (const CompiledModule &M : Result.Modules) {
     Result.Decisions += M.Decisions;
+    Result.Reused += M.Reused;
+  }
   Result.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   if (llvm::Error E = writeJsonFile(Temporary + "/" + VariantDescriptionFile, Result.toJSON()))

@@ -176,3 +176,54 @@ TEST_CASE("variant compiles refuse what they cannot do", "[compile][variant]") {
   CHECK(!compileVariant(Policy::makeDefault(), Plan, Dir + "/failed", Opts));
   CHECK_FALSE(fileExists(Dir + "/failed"));
 }
+
+TEST_CASE("the memo reuses a compile exactly when the policy answers it the same way",
+          "[compile][variant]") {
+  std::string Dir = makeTempDir("variant-memo");
+  std::string Corpus = makeCorpus(Dir);
+  writeTraced(Corpus, R"("mix", "hash")", TracedApp);
+  VariantPlan Plan = requireOk(planVariant(Corpus, planOptions(Dir + "/cache")));
+  CompileMemo Memo(Plan.Modules.size());
+  VariantOptions Opts;
+  Opts.Clang = ClangPath;
+  Opts.Memo = &Memo;
+  auto Compile = [&](const Policy &P, const std::string &Name) {
+    return requireOk(compileVariant(P, Plan, Dir + "/" + Name, Opts));
+  };
+
+  Policy Initial = requireOk(builtinPolicy("initial"));
+  VariantResult First = Compile(Initial, "first");
+  CHECK(First.Reused == 0);
+  REQUIRE(First.Decisions > 0);
+  VariantResult Again = Compile(Initial, "again");
+  CHECK(Again.Reused == 2);
+  CHECK(Again.Decisions == First.Decisions);
+
+  // A perturbation too small to change a decision reproduces every compile, and the
+  // reused objects are the ones the compiler writes.
+  Policy Nudged = Initial;
+  for (float &W : Nudged.parameters())
+    W *= 1.0f + 1e-6f;
+  VariantResult Reused = Compile(Nudged, "nudged");
+  CHECK(Reused.Reused == 2);
+  Opts.Memo = nullptr;
+  Compile(Nudged, "nudged-compiled");
+  for (const char *Module : {"pressure.o", "app.o"})
+    CHECK(readFile(Dir + "/nudged/" + Module) ==
+          readFile(Dir + "/nudged-compiled/" + Module));
+
+  // A policy that decides differently runs the compiler where it does (a module whose
+  // every decision has one legal answer is reused); its variant is the compiler's.
+  Opts.Memo = &Memo;
+  Policy Poor = requireOk(builtinPolicy("poor"));
+  VariantResult PoorResult = Compile(Poor, "poor");
+  CHECK(PoorResult.Reused < 2);
+  Opts.Memo = nullptr;
+  Compile(Poor, "poor-compiled");
+  for (const char *Module : {"pressure.o", "app.o"})
+    CHECK(readFile(Dir + "/poor/" + Module) == readFile(Dir + "/poor-compiled/" + Module));
+  CHECK(readFile(Dir + "/poor/app.o") != readFile(Dir + "/first/app.o"));
+  Opts.Memo = &Memo;
+  CHECK(Compile(Policy::makeDefault(), "default").Reused == 0);
+  CHECK(Compile(Policy::makeDefault(), "default-again").Reused == 2);
+}
