@@ -1,0 +1,23 @@
+// The JSON example: build an order book, serialize it, parse it back and summarize it,
+// a number of rounds given by the scale argument (default 1).
+#include "documents.h"
+#include <cstdio>
+#include <cstdlib>
+
+int main(int argc, char **argv) {
+  double Scale = argc > 1 ? std::atof(argv[1]) : 1.0;
+  int Rounds = Scale * 20 < 1 ? 1 : int(Scale * 20);
+  double Revenue = 0;
+  long Items = 0, Tagged = 0, Bytes = 0;
+  for (int R = 0; R < Rounds; ++R) {
+    std::string Text = makeOrders(400, 12345 + R).dump();
+    Bytes += Text.size();
+    OrderTotals T = summarize(nlohmann::json::parse(Text));
+    Revenue += T.Revenue;
+    Items += T.Items;
+    Tagged += T.Tagged;
+  }
+  std::printf("json: %d rounds, %ld bytes, %ld items, %ld tags, revenue %.2f\n", Rounds,
+              Bytes, Items, Tagged, Revenue);
+  return 0;
+}
