@@ -25,6 +25,7 @@ const Subcommand Subcommands[] = {
     {mlgo::addSubsetCommand, false},
     {mlgo::addCompileCommand, false},
     {mlgo::addReplayCommand, true},
+    {mlgo::addTrainCommand, true},
 };
 
 std::string versionText() {

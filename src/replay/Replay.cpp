@@ -159,7 +159,9 @@ llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRe
   VariantCode Matched = matchToTrace(*Profile, *Image, nullptr);
   if (!Matched.mismatches().empty() &&
       Opts.OnCfgMismatch == CfgMismatchPolicy::UseBaseline) {
-    auto Loaded = loadRecordedBinary(*Profile, Profile->Header.BinaryPath);
+    auto Loaded = loadRecordedBinary(*Profile, Opts.RecordedBinary.empty()
+                                                   ? Profile->Header.BinaryPath
+                                                   : Opts.RecordedBinary);
     if (!Loaded)
       return Loaded.takeError();
     Recorded = std::move(*Loaded);

@@ -29,6 +29,8 @@ struct ReplayOptions {
   CfgMismatchPolicy OnCfgMismatch = CfgMismatchPolicy::Fail;
   UnmappedPolicy Unmapped = UnmappedPolicy::Skip;
   bool ShowProgress = true; ///< a progress line, on a terminal only
+  /// Where the binary the trace was recorded on is now; empty: where it was recorded.
+  std::string RecordedBinary;
 };
 
 struct FunctionCost {

@@ -1,0 +1,127 @@
+/// \file
+/// mlgo-ra train: options → TrainOptions → runTrain, a line per step (with the ETA),
+/// and --report, which draws a run's reward curve.
+#include "Commands.h"
+#include "ExitCode.h"
+#include "compile/InteractiveCompile.h"
+#include "train/Train.h"
+
+#include "llvm/Support/raw_ostream.h"
+#include <fmt/format.h>
+#include <thread>
+
+namespace mlgo {
+namespace {
+
+struct TrainFlags {
+  TrainOptions Options;
+  std::string Report;
+  bool Json = false;
+};
+
+std::string percent(const Json &Record, const char *Key) {
+  if (!Record.contains(Key) || !Record[Key].is_number())
+    return "n/a";
+  return fmt::format("{:+.3f}%", 100 * Record[Key].get<double>());
+}
+
+int train(TrainFlags &F) {
+  if (!F.Report.empty()) {
+    auto Path = writeTrainReport(F.Report);
+    if (!Path)
+      return reportError(Path.takeError());
+    llvm::outs() << "train: reward curve written to " << *Path << "\n";
+    return Success;
+  }
+  for (auto [Value, Name] : {std::pair{&F.Options.Corpus, "--corpus"},
+                             {&F.Options.Trace, "--trace"},
+                             {&F.Options.Baseline, "--baseline"},
+                             {&F.Options.Output, "--output"}})
+    if (Value->empty())
+      return reportError(inputError(Name, "is required (unless --report)"));
+  installInterruptHandler();
+  double Elapsed = 0;
+  unsigned Done = 0;
+  F.Options.OnStep = [&](const Json &Record) {
+    Elapsed += Record["seconds"].get<double>();
+    ++Done;
+    uint64_t Step = Record["step"].get<uint64_t>();
+    double Left = Elapsed / Done * (F.Options.Iterations - Step - 1);
+    std::string Line = fmt::format(
+        "step {}/{}: unperturbed {}, perturbations {} .. {}, best {}, {} failed{}, "
+        "{:.1f} s (compile {:.1f}, replay {:.1f}), eta {:.0f} s",
+        Step + 1, F.Options.Iterations, percent(Record, "unperturbed_speedup"),
+        percent(Record, "reward_min"), percent(Record, "reward_max"),
+        percent(Record, "best_speedup"), Record["failures"].get<unsigned>(),
+        Record["skipped"].get<bool>() ? ", step skipped" : "", Record["seconds"].get<double>(),
+        Record["compile_seconds"].get<double>(), Record["replay_seconds"].get<double>(), Left);
+    (F.Json ? llvm::errs() : llvm::outs()) << "train: " << Line << "\n";
+  };
+  auto R = runTrain(F.Options);
+  if (!R) {
+    int Code = reportError(R.takeError());
+    return interruptRequested() ? int(Interrupted) : Code;
+  }
+  if (F.Json) {
+    llvm::outs() << dumpJson({{"steps", R->Steps},
+                              {"initial_speedup", R->InitialSpeedup},
+                              {"final_speedup", R->FinalSpeedup},
+                              {"best_speedup", R->BestSpeedup},
+                              {"best_policy", R->BestPolicy},
+                              {"output", F.Options.Output}})
+                 << "\n";
+    return Success;
+  }
+  llvm::outs() << fmt::format(
+      "train: {} steps in {}; predicted speedup over default: {:+.3f}% at step 0, "
+      "{:+.3f}% at the last step, best {:+.3f}% ({})\n",
+      R->Steps, F.Options.Output, 100 * R->InitialSpeedup, 100 * R->FinalSpeedup,
+      100 * R->BestSpeedup, R->BestPolicy);
+  return Success;
+}
+
+} // namespace
+
+CommandHandle addTrainCommand(CLI::App &Parent) {
+  auto Flags = std::make_shared<TrainFlags>();
+  TrainOptions &O = Flags->Options;
+  CLI::App *Cmd = Parent.add_subcommand(
+      "train",
+      "Train an eviction policy with Evolution Strategies: each step evaluates the policy "
+      "and antithetic perturbations of it (compile the subset corpus, replay the trace) and "
+      "moves along the estimated gradient of the predicted speedup over the default "
+      "variant (Adam). DIR receives policy.json (current), best.json, checkpoint.json and "
+      "log.jsonl; --resume continues a run.");
+  Cmd->add_option("--corpus", O.Corpus, "The subset corpus (from subset)");
+  Cmd->add_option("--trace", O.Trace, "The .bbtrace (from trace record)");
+  Cmd->add_option("--baseline", O.Baseline,
+                  "The binary the trace was recorded on (code of traced functions the "
+                  "corpus does not define)");
+  Cmd->add_option("-o,--output", O.Output, "The training directory");
+  Cmd->add_option("--iterations", O.Iterations, "Steps in all (a resumed run included)")
+      ->default_val(O.Iterations);
+  Cmd->add_option("--perturbations", O.Perturbations,
+                  "Directions per step, each evaluated at +sigma and -sigma")
+      ->default_val(O.Perturbations);
+  Cmd->add_option("--sigma", O.Sigma, "Standard deviation of the perturbations")
+      ->default_val(O.Sigma);
+  Cmd->add_option("--step-size", O.StepSize, "Adam's step size")->default_val(O.StepSize);
+  Cmd->add_option("--seed", O.Seed, "Seed of the perturbation directions")
+      ->default_val(O.Seed);
+  Cmd->add_option("-j,--jobs", O.Jobs, "Evaluations run at once")
+      ->default_val(std::max(1u, std::thread::hardware_concurrency()));
+  Cmd->add_option("--init", O.Init, "The starting policy: a built-in name or a policy file")
+      ->default_val(O.Init);
+  Cmd->add_option("--mcpu", O.CPU, "The CPU MCA models")->default_val(O.CPU);
+  Cmd->add_option("--clang", O.Clang, "The compiler")->default_val(O.Clang);
+  Cmd->add_option("--timeout", O.CompileTimeoutSeconds,
+                  "Kill a compile after this many seconds; its pair is dropped")
+      ->default_val(O.CompileTimeoutSeconds);
+  Cmd->add_flag("--resume", O.Resume, "Continue the run in the output directory");
+  Cmd->add_option("--report", Flags->Report,
+                  "Write DIR/reward.svg from DIR/log.jsonl and exit");
+  Cmd->add_flag("--json", Flags->Json, "Print the result as JSON (steps go to stderr)");
+  return {Cmd, [Flags] { return train(*Flags); }};
+}
+
+} // namespace mlgo

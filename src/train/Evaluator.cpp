@@ -1,0 +1,104 @@
+/// \file
+/// Evaluating policies: compile, replay (or reuse), compare with `default`.
+#include "Evaluator.h"
+#include "support/Error.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
+#include <chrono>
+
+namespace mlgo {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+}
+
+/// The hash of every object of a variant, in module order.
+llvm::Expected<std::string> hashObjects(const VariantResult &Variant) {
+  llvm::SHA256 Hash;
+  for (const CompiledModule &M : Variant.Modules) {
+    std::string Path = Variant.Directory + "/" + M.Object;
+    auto Bytes = llvm::MemoryBuffer::getFile(Path);
+    if (!Bytes)
+      return stageError("{}: cannot read: {}", Path, Bytes.getError().message());
+    Hash.update(M.Object);
+    Hash.update(llvm::ArrayRef<uint8_t>{0});
+    Hash.update((*Bytes)->getBuffer());
+  }
+  auto Digest = Hash.final();
+  return llvm::toHex(Digest);
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<Evaluator>> Evaluator::create(const EvaluatorOptions &Opts) {
+  PlanOptions Planning;
+  Planning.Clang = Opts.Clang;
+  Planning.CacheDir = Opts.WorkDir + "/cache";
+  Planning.Jobs = Opts.Jobs;
+  Planning.TimeoutSeconds = Opts.CompileTimeoutSeconds;
+  auto Plan = planVariant(Opts.Corpus, Planning);
+  if (!Plan)
+    return Plan.takeError();
+  std::unique_ptr<Evaluator> E(new Evaluator(Opts, std::move(*Plan)));
+  auto Default = E->evaluate(Policy::makeDefault(), "default");
+  if (!Default)
+    return Default.takeError();
+  E->DefaultCycles = Default->Cycles;
+  return E;
+}
+
+llvm::Expected<Evaluation> Evaluator::evaluate(const Policy &P, llvm::StringRef Name) {
+  Evaluation Result;
+  auto Start = std::chrono::steady_clock::now();
+  VariantOptions Compiling;
+  Compiling.Clang = Opts.Clang;
+  Compiling.TimeoutSeconds = Opts.CompileTimeoutSeconds;
+  Compiling.Memo = &Memo;
+  std::string Directory = Opts.WorkDir + "/variants/" + Name.str();
+  auto Variant = compileVariant(P, Plan, Directory, Compiling);
+  if (!Variant)
+    return Variant.takeError();
+  Result.Decisions = Variant->Decisions;
+  Result.CompileReused = Variant->Reused == Variant->Modules.size();
+  Result.CompileSeconds = secondsSince(Start);
+
+  Start = std::chrono::steady_clock::now();
+  auto Key = hashObjects(*Variant);
+  if (!Key)
+    return Key.takeError();
+  {
+    std::lock_guard<std::mutex> Guard(CacheLock);
+    auto It = ReplayedCycles.find(*Key);
+    if (It != ReplayedCycles.end()) {
+      Result.Cycles = It->second;
+      Result.ReplayReused = true;
+    }
+  }
+  if (!Result.ReplayReused) {
+    ReplayOptions Replaying;
+    Replaying.Trace = Opts.Trace;
+    Replaying.CPU = Opts.CPU;
+    // Traced functions without bitcode (libraries, assembly) run the baseline's code,
+    // the same in every variant.
+    Replaying.OnCfgMismatch = CfgMismatchPolicy::UseBaseline;
+    Replaying.RecordedBinary = Opts.Baseline;
+    Replaying.ShowProgress = false;
+    auto Replayed = runReplay(Replaying, Directory);
+    if (!Replayed)
+      return Replayed.takeError();
+    Result.Cycles = Replayed->Cycles;
+    std::lock_guard<std::mutex> Guard(CacheLock);
+    ReplayedCycles[*Key] = Result.Cycles;
+  }
+  llvm::sys::fs::remove_directories(Directory);
+  Result.ReplaySeconds = secondsSince(Start);
+  Result.Speedup = Result.Cycles && DefaultCycles ? double(DefaultCycles) / Result.Cycles - 1 : 0;
+  return Result;
+}
+
+} // namespace mlgo

@@ -1,0 +1,64 @@
+/// \file
+/// The reward of a policy: compile the subset corpus with it (fast path, memo), replay
+/// the trace on the variant, and compare with the `default` variant's predicted cycles
+/// (computed once). Replays are cached by the content of the variant's objects: ES
+/// perturbations often give every traced function the same code, and then no
+/// simulation is needed.
+#pragma once
+
+#include "compile/Variant.h"
+#include "replay/Replay.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace mlgo {
+
+struct EvaluatorOptions {
+  std::string Corpus;   ///< the subset corpus (with subset_functions.json)
+  std::string Trace;    ///< the segment trace
+  std::string Baseline; ///< the binary the trace was recorded on
+  std::string WorkDir;  ///< variants (removed after each replay) and the middle-end cache
+  std::string Clang = "clang-22";
+  std::string CPU = "skylake";
+  unsigned Jobs = 1; ///< for planning; evaluations themselves are single-threaded
+  double CompileTimeoutSeconds = 600;
+};
+
+struct Evaluation {
+  double Speedup = 0;  ///< predicted, over the `default` variant
+  uint64_t Cycles = 0; ///< predicted
+  uint64_t Decisions = 0;
+  double CompileSeconds = 0, ReplaySeconds = 0;
+  bool CompileReused = false; ///< every object came from the compile memo
+  bool ReplayReused = false;  ///< the same objects were replayed before
+};
+
+class Evaluator {
+public:
+  /// Plans the compiles and evaluates the `default` variant.
+  static llvm::Expected<std::unique_ptr<Evaluator>> create(const EvaluatorOptions &Opts);
+
+  /// Compiles and replays \p P; \p Name must be unique among concurrent calls.
+  /// Thread-safe.
+  llvm::Expected<Evaluation> evaluate(const Policy &P, llvm::StringRef Name);
+
+  uint64_t defaultCycles() const { return DefaultCycles; }
+  const VariantPlan &plan() const { return Plan; }
+
+private:
+  Evaluator(EvaluatorOptions Opts, VariantPlan Plan)
+      : Opts(std::move(Opts)), Plan(std::move(Plan)), Memo(this->Plan.Modules.size(), 16) {}
+
+  EvaluatorOptions Opts;
+  VariantPlan Plan;
+  CompileMemo Memo;
+  uint64_t DefaultCycles = 0;
+  std::mutex CacheLock;
+  llvm::StringMap<uint64_t> ReplayedCycles; ///< by hash of the variant's objects
+};
+
+} // namespace mlgo

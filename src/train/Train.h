@@ -1,0 +1,54 @@
+/// \file
+/// The train stage: Evolution Strategies over a policy's parameters, rewarded by the
+/// predicted speedup over the `default` variant (Evaluator.h). Antithetic Gaussian
+/// directions derived from the seed (Directions.h), z-scored rewards, Adam. Every step
+/// appends to a JSON-lines log and rewrites a checkpoint atomically, so a run that is
+/// killed resumes where its last step ended and yields the same rewards.
+#pragma once
+
+#include "support/Json.h"
+
+#include "llvm/Support/Error.h"
+#include <functional>
+#include <string>
+
+namespace mlgo {
+
+inline constexpr const char *TrainLogFile = "log.jsonl";
+inline constexpr const char *TrainCheckpointFile = "checkpoint.json";
+inline constexpr const char *TrainPolicyFile = "policy.json";
+inline constexpr const char *TrainBestPolicyFile = "best.json";
+
+struct TrainOptions {
+  std::string Corpus, Trace, Baseline, Output;
+  unsigned Iterations = 10;
+  unsigned Perturbations = 4; ///< directions per step, each evaluated at +σ and -σ
+  double Sigma = 0.05;
+  double StepSize = 0.005;
+  uint64_t Seed = 1;
+  unsigned Jobs = 2;
+  std::string Init = "initial";
+  std::string CPU = "skylake";
+  std::string Clang = "clang-22";
+  double CompileTimeoutSeconds = 600;
+  bool Resume = false;
+  /// Called after every step with its log record.
+  std::function<void(const Json &)> OnStep;
+};
+
+struct TrainResult {
+  unsigned Steps = 0;         ///< steps in the output (resumed ones included)
+  double InitialSpeedup = 0;  ///< the unperturbed policy's, at step 0
+  double FinalSpeedup = 0;    ///< at the last step
+  double BestSpeedup = 0;
+  std::string BestPolicy;     ///< its file
+};
+
+/// Trains, or continues a run with Opts.Resume.
+llvm::Expected<TrainResult> runTrain(const TrainOptions &Opts);
+
+/// Writes <Directory>/reward.svg from its log: the unperturbed policy's predicted speedup
+/// per step and the perturbations' spread. Returns the file written.
+llvm::Expected<std::string> writeTrainReport(llvm::StringRef Directory);
+
+} // namespace mlgo

@@ -1,0 +1,108 @@
+/// \file
+/// The reward curve of a training run as an SVG: the unperturbed policy's predicted
+/// speedup per step (a line) over the perturbations' range (a band).
+#include "Train.h"
+#include "support/Error.h"
+#include "support/OutputFile.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace mlgo {
+
+namespace {
+
+struct StepPoint {
+  double Step;
+  std::optional<double> Unperturbed, Low, High;
+};
+
+std::optional<double> numberAt(const Json &Record, const char *Key) {
+  if (Record.contains(Key) && Record[Key].is_number())
+    return Record[Key].get<double>();
+  return std::nullopt;
+}
+
+} // namespace
+
+llvm::Expected<std::string> writeTrainReport(llvm::StringRef Directory) {
+  std::string LogPath = Directory.str() + "/" + TrainLogFile;
+  auto Buffer = llvm::MemoryBuffer::getFile(LogPath);
+  if (!Buffer)
+    return inputError(LogPath, "cannot read: {}", Buffer.getError().message());
+  std::vector<StepPoint> Points;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  (*Buffer)->getBuffer().split(Lines, '\n', -1, false);
+  for (llvm::StringRef Line : Lines) {
+    Json Record = Json::parse(Line.str(), nullptr, false);
+    auto Step = Record.is_discarded() ? std::nullopt : numberAt(Record, "step");
+    if (!Step)
+      return inputError(LogPath, "holds a line that is not a step record");
+    Points.push_back({*Step, numberAt(Record, "unperturbed_speedup"),
+                      numberAt(Record, "reward_min"), numberAt(Record, "reward_max")});
+  }
+  if (Points.empty())
+    return inputError(LogPath, "holds no steps yet");
+
+  // Axes: steps left to right, speedup in percent bottom to top, 0 always shown.
+  double Low = 0, High = 0;
+  for (const StepPoint &P : Points)
+    for (const std::optional<double> &V : {P.Unperturbed, P.Low, P.High})
+      if (V) {
+        Low = std::min(Low, *V * 100);
+        High = std::max(High, *V * 100);
+      }
+  if (High - Low < 1e-3)
+    High = Low + 1e-3;
+  double LastStep = std::max(1.0, Points.back().Step);
+  constexpr double Width = 640, Height = 360, Left = 70, Right = 20, Top = 30, Bottom = 45;
+  auto X = [&](double Step) { return Left + (Width - Left - Right) * Step / LastStep; };
+  auto Y = [&](double Percent) {
+    return Top + (Height - Top - Bottom) * (High - Percent) / (High - Low);
+  };
+
+  std::string Band, Upper, Lower, Line;
+  for (const StepPoint &P : Points) {
+    if (P.Low && P.High) {
+      Upper += fmt::format("{:.1f},{:.1f} ", X(P.Step), Y(*P.High * 100));
+      Lower = fmt::format("{:.1f},{:.1f} ", X(P.Step), Y(*P.Low * 100)) + Lower;
+    }
+    if (P.Unperturbed)
+      Line += fmt::format("{:.1f},{:.1f} ", X(P.Step), Y(*P.Unperturbed * 100));
+  }
+  std::string Svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
+      "<text x=\"{2}\" y=\"18\">predicted speedup over default (%) per training step</text>\n",
+      Width, Height, Left);
+  Svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" "
+                     "stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n",
+                     Left, Y(0), Width - Right);
+  Svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>\n"
+                     "<line x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\" stroke=\"black\"/>\n",
+                     Left, Top, Height - Bottom, Width - Right);
+  Svg += fmt::format("<text x=\"{0}\" y=\"{1:.1f}\" text-anchor=\"end\">{2:+.3f}</text>\n"
+                     "<text x=\"{0}\" y=\"{3:.1f}\" text-anchor=\"end\">{4:+.3f}</text>\n",
+                     Left - 6, Y(High) + 4, High, Y(Low) + 4, Low);
+  Svg += fmt::format("<text x=\"{0}\" y=\"{1}\">0</text>\n<text x=\"{2}\" y=\"{1}\" "
+                     "text-anchor=\"end\">step {3:g}</text>\n",
+                     Left, Height - Bottom + 18, Width - Right, LastStep);
+  if (!Upper.empty())
+    Svg += fmt::format("<polygon points=\"{}{}\" fill=\"#9ecae1\" fill-opacity=\"0.5\">"
+                       "<title>perturbations: lowest to highest</title></polygon>\n",
+                       Upper, Lower);
+  if (!Line.empty())
+    Svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"#08519c\" "
+                       "stroke-width=\"2\"><title>unperturbed policy</title></polyline>\n",
+                       Line);
+  Svg += "</svg>\n";
+  std::string Path = Directory.str() + "/reward.svg";
+  if (llvm::Error E = writeFileAtomically(Path, Svg))
+    return E;
+  return Path;
+}
+
+} // namespace mlgo
