@@ -92,6 +92,8 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
       "moves along the estimated gradient of the predicted speedup over the default "
       "variant (Adam). DIR receives policy.json (current), best.json, checkpoint.json and "
       "log.jsonl; --resume continues a run.");
+  // The last of a repeated option wins, as in compilers: scripts append overrides.
+  Cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   Cmd->add_option("--corpus", O.Corpus, "The subset corpus (from subset)");
   Cmd->add_option("--trace", O.Trace, "The .bbtrace (from trace record)");
   Cmd->add_option("--baseline", O.Baseline,

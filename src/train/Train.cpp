@@ -18,6 +18,9 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 namespace mlgo {
 
@@ -142,6 +145,24 @@ Policy withParameters(const Policy &Init, const std::vector<float> &Parameters,
   return P;
 }
 
+/// An exclusive lock on a training directory.
+class RunLock {
+public:
+  explicit RunLock(const std::string &Path)
+      : Fd(::open(Path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) {
+    Held = Fd >= 0 && ::flock(Fd, LOCK_EX | LOCK_NB) == 0;
+  }
+  ~RunLock() {
+    if (Fd >= 0)
+      ::close(Fd);
+  }
+  bool held() const { return Held; }
+
+private:
+  int Fd;
+  bool Held = false;
+};
+
 /// One evaluation of a step: the unperturbed policy (Direction -1) or a perturbation.
 struct Outcome {
   int Direction = -1;
@@ -166,6 +187,10 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Opts) {
   std::string LogPath = Out + "/" + TrainLogFile;
   if (std::error_code EC = llvm::sys::fs::create_directories(Out))
     return inputError(Out, "cannot create: {}", EC.message());
+  // Released when training returns or the process exits, however it exits.
+  RunLock Lock(Out + "/lock");
+  if (!Lock.held())
+    return inputError(Out, "is in use by another training run");
   bool HaveCheckpoint = llvm::sys::fs::exists(CheckpointPath);
   if (HaveCheckpoint && !Opts.Resume)
     return inputError(Out, "already holds a training run; continue it with --resume or "

@@ -28,6 +28,6 @@ check() { # check DESCRIPTION TEST...
 
 finish() {
   echo "$failures failed"
-  rm -rf "$work"
+  [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
   [ "$failures" = 0 ]
 }

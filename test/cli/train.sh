@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# train end to end on a tiny program: steps logged, checkpoint and policies written,
+# a run killed with SIGKILL and resumed logs the same rewards as an uninterrupted one,
+# a compiler failure drops its pair, --report draws the curve, bad settings fail.
+source "$(dirname "$0")/lib.sh"
+
+cat >"$work/kernels.c" <<'C'
+__attribute__((noinline)) int g(int x) { return x * 3 + 1; }
+int mix(int *a, int n) {
+  int s = 0, t = 1, u = 2, v = 3, w = 4, x = 5, y = 6, z = 7;
+  for (int i = 0; i < n; i++) {
+    s += a[i] * t; t ^= g(s); u += s * v; v -= g(u); w += t * u; x ^= w + v + s;
+    y += x * z; z ^= g(y + w);
+    a[i] = s + t + u + v + w + x + y + z;
+  }
+  return s + t + u + v + w + x + y + z;
+}
+C
+cat >"$work/main.c" <<'C'
+int mix(int *a, int n);
+int main(void) {
+  static int a[256];
+  int s = 0;
+  for (int r = 0; r < 4; ++r) s += mix(a, 256);
+  return s == 42;
+}
+C
+flags="-O2 -Xclang -fembed-bitcode=all -fbasic-block-address-map -mllvm -disable-branch-fold
+  -mllvm -enable-tail-merge=false -mllvm -branch-fold-placement=false
+  -mllvm -disable-tail-duplicate -mllvm -tail-dup-placement=false -mllvm -enable-shrink-wrap=false"
+mkdir "$work/objs"
+# shellcheck disable=SC2086
+"$CLANG" $flags -c "$work/kernels.c" -o "$work/objs/kernels.o" &&
+  "$CLANG" $flags -c "$work/main.c" -o "$work/objs/main.o" &&
+  "$CLANG" "$work/objs/kernels.o" "$work/objs/main.o" -o "$work/app" &&
+  "$MLGO_RA" extract-corpus "$work/objs" -o "$work/corpus" >/dev/null &&
+  "$MLGO_RA" trace record --binary "$work/app" -o "$work/app.bbtrace" -- "$work/app" \
+    >/dev/null 2>&1 &&
+  "$MLGO_RA" subset --corpus "$work/corpus" --trace "$work/app.bbtrace" -o "$work/subset" \
+    >/dev/null || { echo "FAILED: program, corpus, trace and subset"; exit 1; }
+
+train() { # train DIR [OPTIONS...]: 3 steps of 2 directions, seed 7
+  local dir=$1
+  shift
+  "$MLGO_RA" train --corpus "$work/subset" --trace "$work/app.bbtrace" --baseline "$work/app" \
+    -o "$dir" --iterations 3 --perturbations 2 --sigma 0.5 --seed 7 -j 2 "$@"
+}
+training_pid() { # training_pid DIR: the mlgo-ra training into DIR
+  pgrep -f "mlgo-ra train .* -o $1 " || true
+}
+rewards() { # the reward fields of each step of a log, timings left out
+  grep -o '"step":[0-9]*,"unperturbed_speedup":[^,]*,"reward_mean":[^,]*,"reward_min":[^,]*,"reward_max":[^,]*' "$1"
+}
+
+run train "$work/a"
+check "a run of 3 steps succeeds" [ "$code" = 0 ]
+check "it logs one record per step" [ "$(wc -l <"$work/a/log.jsonl")" = 3 ]
+check "with the unperturbed policy's predicted speedup" \
+  grep -q '"step":2,"unperturbed_speedup":-\?[0-9]' "$work/a/log.jsonl"
+check "it writes the checkpoint and both policies" \
+  [ -s "$work/a/checkpoint.json" -a -s "$work/a/policy.json" -a -s "$work/a/best.json" ]
+check "the trained policy compiles" \
+  "$MLGO_RA" compile --corpus "$work/subset" --policy "$work/a/best.json" -o "$work/best" \
+    --cache-dir "$work/cache"
+
+# Killed with SIGKILL once its first checkpoint exists, then resumed.
+train "$work/b" >/dev/null 2>&1 &
+for _ in $(seq 600); do [ -e "$work/b/checkpoint.json" ] && break; sleep 0.1; done
+run training_pid "$work/b"
+check "the run was still going when killed" [ -n "$out" ]
+kill -9 $out 2>/dev/null
+wait
+run train "$work/b" --resume
+check "the killed run resumes" [ "$code" = 0 ]
+check "and logs the same rewards as the uninterrupted run" \
+  [ "$(rewards "$work/b/log.jsonl")" = "$(rewards "$work/a/log.jsonl")" ]
+check "and ends with the same policy" cmp -s "$work/a/policy.json" "$work/b/policy.json"
+check "no compiler outlived the killed run" [ -z "$(pgrep -f "$work/b/" || true)" ]
+
+# A compiler that fails once, on the first perturbed evaluation (evaluations run in
+# order with -j 1: the unperturbed policy compiles each subset module first).
+modules=$(grep -c '"name"' "$work/subset/subset_functions.json")
+cat >"$work/flaky-clang" <<SH
+#!/bin/sh
+case "\$*" in *regalloc-enable-advisor*)
+  n=\$(( \$(cat "$work/advisor-calls" 2>/dev/null || echo 0) + 1 ))
+  echo \$n >"$work/advisor-calls"
+  [ \$n = $((modules + 1)) ] && { echo "injected failure" >&2; exit 1; } ;;
+esac
+exec "$CLANG" "\$@"
+SH
+chmod +x "$work/flaky-clang"
+run train "$work/c" --iterations 1 -j 1 --clang "$work/flaky-clang"
+check "a run with a failing compile succeeds" [ "$code" = 0 ]
+check "counting one failure" grep -q '"failures":1,' "$work/c/log.jsonl"
+check "naming it" grep -q '"first_failure":"[^"]*injected failure' "$work/c/log.jsonl"
+check "and still stepping (half the evaluations succeeded)" \
+  grep -q '"skipped":false' "$work/c/log.jsonl"
+
+# One run per directory at a time.
+train "$work/e" >/dev/null 2>&1 &
+for _ in $(seq 600); do [ -e "$work/e/lock" ] && break; sleep 0.1; done
+run train "$work/e" --resume
+check "a second run into a directory in use fails (2)" [ "$code" = 2 ]
+check "saying so" grep -q "^mlgo-ra: error: $work/e: is in use by another training run" <<<"$err"
+kill -9 "$(training_pid "$work/e")" 2>/dev/null
+wait
+
+run "$MLGO_RA" train --report "$work/a"
+check "--report succeeds" [ "$code" = 0 ]
+check "and draws the reward curve" grep -q "<polyline" "$work/a/reward.svg"
+
+run train "$work/a"
+check "training into a run's directory without --resume fails (2)" [ "$code" = 2 ]
+check "saying what to do" grep -q "already holds a training run; continue it with --resume" <<<"$err"
+run train "$work/a" --resume --seed 8
+check "resuming with another seed fails (2)" [ "$code" = 2 ]
+check "naming the setting" grep -q "checkpoint.json: was written with seed 7, not 8" <<<"$err"
+run train "$work/d" --init default
+check "training LLVM's own heuristic fails (2)" [ "$code" = 2 ]
+finish
