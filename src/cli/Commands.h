@@ -20,6 +20,7 @@ CommandHandle addExtractCorpusCommand(CLI::App &Parent);
 CommandHandle addTraceCommand(CLI::App &Parent);
 CommandHandle addSubsetCommand(CLI::App &Parent);
 CommandHandle addReplayCommand(CLI::App &Parent);
+CommandHandle addExportCommand(CLI::App &Parent);
 
 /// Prints every error in \p E as "mlgo-ra: error: <message>" and returns the exit code:
 /// BadInput when all of them blame the input, Failure otherwise.

@@ -24,6 +24,7 @@ const Subcommand Subcommands[] = {
     {mlgo::addTraceCommand, true},
     {mlgo::addSubsetCommand, false},
     {mlgo::addReplayCommand, true},
+    {mlgo::addExportCommand, false},
 };
 
 std::string versionText() {
