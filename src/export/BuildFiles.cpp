@@ -68,10 +68,10 @@ needed to compile with it.
 
 ## Exactness
 
-`Run()` repeats mlgo-ra's `Policy::decide` float operation for float operation, so it
-makes the same decisions, bit for bit, as mlgo-ra did in training. Keep it that way: do
-not compile the model with `-ffast-math` (refused with `#error`) or with clang's
-`-ffp-contract=fast`, which ignores the pragma that keeps multiply-adds unfused.
+`Run()` is mlgo-ra's own decision kernel, the text that mlgo-ra's `Policy::decide`
+compiles, so it makes the same decisions, bit for bit, as mlgo-ra did in training. Keep
+it that way: do not compile the model with `-ffast-math` (refused with `#error`) or with
+clang's `-ffp-contract=fast`, which ignores the pragma that keeps multiply-adds unfused.
 )";
 
 } // namespace

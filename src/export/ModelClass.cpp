@@ -1,10 +1,12 @@
 /// \file
 /// Writes llvm::RegAllocEvictModel: tables generated from the feature set and the policy's
-/// network, then a fixed body that repeats Policy::decide operation for operation.
+/// network, mlgo-ra's decision kernel (DecisionKernel.inc) verbatim, and the methods
+/// LLVM calls around it.
 #include "ModelClass.h"
 
 #include "Export.h"
 #include "policy/ColumnEncoding.h"
+#include "policy/DecisionKernel.h"
 #include "policy/FeatureSet.h"
 #include "support/Error.h"
 #include "support/Json.h"
@@ -68,10 +70,8 @@ public:
   void Run();
 
 private:
-  static constexpr int NumColumns = {};
-  void encodeColumn(int Column, float *Out) const;
-  std::int64_t Ints[{}][NumColumns];
-  float Floats[{}][NumColumns];
+  std::int64_t Ints[{}][{}];
+  float Floats[{}][{}];
   std::int64_t IndexToEvict[1];
 }};
 
@@ -79,8 +79,8 @@ private:
 
 #endif
 )",
-                                                         NumColumns, Slots.NumInts,
-                                                         Slots.NumFloats);
+                                                         Slots.NumInts, NumColumns,
+                                                         Slots.NumFloats, NumColumns);
 }
 
 /// The tables Run() reads: LLVM's inputs and the network.
@@ -90,13 +90,15 @@ std::string renderTables(const Policy &P, const InputSlots &Slots) {
   for (size_t F = 0; F < Specs.size(); ++F)
     Feeds += fmt::format("    {{\"feed_{}\", {}, {}}},\n", Specs[F].Name,
                          Specs[F].Type == TensorType::Int64, Slots.Slot[F]);
-  std::vector<int> ColumnFloats;
+  std::vector<int> IntSlots, ColumnFloats;
+  for (int I = 0; I <= int(kernel::IntInput::MinStage); ++I)
+    IntSlots.push_back(Slots.Slot[intInputFeature(kernel::IntInput(I))]);
   for (FeatureId F : floatFeatureIds())
     ColumnFloats.push_back(Slots.Slot[F]);
   const Network &Net = P.network();
   std::vector<int> Widths = Net.widths();
   std::string Out = fmt::format(
-      "constexpr int CandidateColumn = {};\n"
+      "constexpr int NumColumns = {};\n"
       "// LLVM's inputs in its order: name, stored in Ints (else Floats), index there.\n"
       "struct Feed {{\n"
       "  const char *Name;\n"
@@ -105,9 +107,9 @@ std::string renderTables(const Policy &P, const InputSlots &Slots) {
       "}};\n"
       "constexpr int NumFeeds = {};\n"
       "constexpr Feed Feeds[NumFeeds] = {{\n{}}};\n"
-      "constexpr int MaskSlot = {}, IsFreeSlot = {}, IsHintSlot = {}, IsLocalSlot = {},\n"
-      "              MaxStageSlot = {}, MinStageSlot = {}, ProgressSlot = {};\n"
-      "constexpr int NumStages = {}; // LiveRangeStage: RS_New .. RS_Done\n"
+      "// Per kernel IntInput (mask, is_free, is_hint, is_local, max_stage, min_stage).\n"
+      "constexpr int IntSlots[] = {{{}}};\n"
+      "constexpr int ProgressSlot = {};\n"
       "constexpr int NumColumnFloats = {};\n"
       "constexpr int ColumnFloatSlots[NumColumnFloats] = {{{}}};\n\n"
       "constexpr int NumLayers = {};\n"
@@ -115,9 +117,8 @@ std::string renderTables(const Policy &P, const InputSlots &Slots) {
       "constexpr int MaxWidth = {};\n"
       "// Per layer: weights row-major ([out][in]), then biases; exact hexadecimal floats.\n"
       "constexpr float Parameters[{}] = {{\n",
-      CandidateColumn, Specs.size(), Feeds, Slots.Slot[F_mask], Slots.Slot[F_is_free],
-      Slots.Slot[F_is_hint], Slots.Slot[F_is_local], Slots.Slot[F_max_stage],
-      Slots.Slot[F_min_stage], Slots.Slot[F_progress], NumStages, ColumnFloats.size(),
+      NumColumns, Specs.size(), Feeds, join(IntSlots, "{}"), Slots.Slot[F_progress],
+      ColumnFloats.size(),
       join(ColumnFloats, "{}"), Widths.size() - 1, join(Widths, "{}"),
       *std::max_element(Widths.begin(), Widths.end()), Net.parameters().size());
   const std::vector<float> &Params = Net.parameters();
@@ -129,45 +130,27 @@ std::string renderTables(const Policy &P, const InputSlots &Slots) {
   return Out + "};\n";
 }
 
-/// Run() and its helpers. They repeat src/policy/ColumnEncoding.cpp (encodeColumn),
-/// Network.cpp (score) and Policy::decide step for step: change them together.
+/// LLVM's inputs as the decision kernel reads them, and the class's methods.
 constexpr const char *ModelBody = R"(
 static_assert(3 + 2 * NumStages + 2 * NumColumnFloats + 2 == Widths[0],
-              "the columns-v1 encoding has a different size");
+              "the network does not fit the columns-v1 encoding");
 
-float normalizeFloatFeature(float X) {
-  if (std::isnan(X))
-    return 1.0f;
-  return std::clamp(X, 0.0f, 1.0f);
-}
-
-void oneHot(std::int64_t Stage, float *Out) {
-  std::fill(Out, Out + NumStages, 0.0f);
-  Out[std::clamp<std::int64_t>(Stage, 0, NumStages - 1)] = 1.0f;
-}
-
-/// The network's score of one column's inputs.
-float score(const float *Input) {
-  float Buffers[2][MaxWidth];
-  float *In = Buffers[0], *Out = Buffers[1];
-  std::copy(Input, Input + Widths[0], In);
-  const float *P = Parameters;
-  for (int L = 0; L < NumLayers; ++L) {
-    bool Last = L == NumLayers - 1;
-    int InWidth = Widths[L], OutWidth = Widths[L + 1];
-    const float *Bias = P + InWidth * OutWidth;
-    for (int O = 0; O < OutWidth; ++O) {
-      const float *Row = P + O * InWidth;
-      float Sum = Bias[O];
-      for (int I = 0; I < InWidth; ++I)
-        Sum += Row[I] * In[I];
-      Out[O] = Last ? Sum : std::max(Sum, 0.0f);
-    }
-    P = Bias + OutWidth;
-    std::swap(In, Out);
+class InputView {
+public:
+  InputView(const std::int64_t (*Ints)[NumColumns], const float (*Floats)[NumColumns])
+      : Ints(Ints), Floats(Floats) {}
+  int numColumns() const { return NumColumns; }
+  std::int64_t intAt(IntInput Input, int Column) const {
+    return Ints[IntSlots[int(Input)]][Column];
   }
-  return In[0];
-}
+  int numColumnFloats() const { return NumColumnFloats; }
+  float columnFloat(int I, int Column) const { return Floats[ColumnFloatSlots[I]][Column]; }
+  float progress() const { return Floats[ProgressSlot][0]; }
+
+private:
+  const std::int64_t (*Ints)[NumColumns];
+  const float (*Floats)[NumColumns];
+};
 
 } // namespace
 
@@ -196,38 +179,12 @@ void *RegAllocEvictModel::result_data(int Index) {
   return Index == 0 ? IndexToEvict : nullptr;
 }
 
-void RegAllocEvictModel::encodeColumn(int Column, float *Out) const {
-  float *P = Out;
-  *P++ = Ints[IsFreeSlot][Column] != 0;
-  *P++ = Ints[IsHintSlot][Column] != 0;
-  *P++ = float(std::clamp<std::int64_t>(Ints[IsLocalSlot][Column], 0, 4)) / 4.0f;
-  oneHot(Ints[MaxStageSlot][Column], P);
-  P += NumStages;
-  oneHot(Ints[MinStageSlot][Column], P);
-  P += NumStages;
-  for (int F : ColumnFloatSlots)
-    *P++ = normalizeFloatFeature(Floats[F][Column]);
-  for (int F : ColumnFloatSlots)
-    *P++ = normalizeFloatFeature(Floats[F][CandidateColumn]);
-  *P++ = Floats[ProgressSlot][0];
-  *P++ = Column == CandidateColumn;
-}
-
 void RegAllocEvictModel::Run() {
-  float Input[Widths[0]];
-  std::int64_t Best = -1;
-  float BestScore = 0;
-  for (int C = 0; C < NumColumns; ++C) {
-    if (Ints[MaskSlot][C] == 0)
-      continue; // masked columns are not even scored
-    encodeColumn(C, Input);
-    float Score = score(Input);
-    if (Best < 0 || Score > BestScore) {
-      Best = C;
-      BestScore = Score;
-    }
-  }
-  IndexToEvict[0] = Best < 0 ? CandidateColumn : Best;
+  float Input[Widths[0]], Scratch[2 * MaxWidth];
+  auto Score = [&](const float *In) {
+    return scoreNetwork(Parameters, Widths, NumLayers, In, Scratch, MaxWidth);
+  };
+  IndexToEvict[0] = decideColumn(InputView(Ints, Floats), Score, Input);
 }
 
 } // namespace llvm
@@ -235,14 +192,15 @@ void RegAllocEvictModel::Run() {
 
 std::string renderSource(const Policy &P, const InputSlots &Slots) {
   return banner(P, ModelSourceFile) + R"(//
-// Run() computes exactly what mlgo-ra's Policy::decide computes, with the same float
-// operations in the same order, so its decisions are bit-identical. That holds as long
-// as the compiler keeps IEEE floats: no -ffast-math, and no contraction into fused
+// Run() decides with mlgo-ra's own decision kernel, copied below as Policy::decide
+// compiles it, so its decisions are bit-identical to mlgo-ra's. That holds as long as
+// the compiler keeps IEEE floats: no -ffast-math, and no contraction into fused
 // multiply-adds (turned off below for clang and GCC).
 #include "RegAllocEvictModel.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -259,7 +217,7 @@ namespace llvm {
 namespace {
 
 )" + renderTables(P, Slots) +
-         ModelBody;
+         "\n" + decisionKernelSource() + ModelBody;
 }
 
 } // namespace
