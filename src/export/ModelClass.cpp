@@ -112,11 +112,11 @@ std::string renderTables(const Policy &P, const InputSlots &Slots) {
       "constexpr int ProgressSlot = {};\n"
       "constexpr int NumColumnFloats = {};\n"
       "constexpr int ColumnFloatSlots[NumColumnFloats] = {{{}}};\n\n"
-      "constexpr int NumLayers = {};\n"
-      "constexpr int Widths[NumLayers + 1] = {{{}}};\n"
-      "constexpr int MaxWidth = {};\n"
+      "constexpr int NetworkLayers = {};\n"
+      "constexpr int NetworkWidths[NetworkLayers + 1] = {{{}}};\n"
+      "constexpr int NetworkMaxWidth = {};\n"
       "// Per layer: weights row-major ([out][in]), then biases; exact hexadecimal floats.\n"
-      "constexpr float Parameters[{}] = {{\n",
+      "constexpr float NetworkParameters[{}] = {{\n",
       NumColumns, Specs.size(), Feeds, join(IntSlots, "{}"), Slots.Slot[F_progress],
       ColumnFloats.size(),
       join(ColumnFloats, "{}"), Widths.size() - 1, join(Widths, "{}"),
@@ -132,13 +132,14 @@ std::string renderTables(const Policy &P, const InputSlots &Slots) {
 
 /// LLVM's inputs as the decision kernel reads them, and the class's methods.
 constexpr const char *ModelBody = R"(
-static_assert(3 + 2 * NumStages + 2 * NumColumnFloats + 2 == Widths[0],
+static_assert(3 + 2 * NumStages + 2 * NumColumnFloats + 2 == NetworkWidths[0],
               "the network does not fit the columns-v1 encoding");
 
 class InputView {
 public:
-  InputView(const std::int64_t (*Ints)[NumColumns], const float (*Floats)[NumColumns])
-      : Ints(Ints), Floats(Floats) {}
+  InputView(const std::int64_t (*IntBuffers)[NumColumns],
+            const float (*FloatBuffers)[NumColumns])
+      : Ints(IntBuffers), Floats(FloatBuffers) {}
   int numColumns() const { return NumColumns; }
   std::int64_t intAt(IntInput Input, int Column) const {
     return Ints[IntSlots[int(Input)]][Column];
@@ -180,9 +181,10 @@ void *RegAllocEvictModel::result_data(int Index) {
 }
 
 void RegAllocEvictModel::Run() {
-  float Input[Widths[0]], Scratch[2 * MaxWidth];
+  float Input[NetworkWidths[0]], Scratch[2 * NetworkMaxWidth];
   auto Score = [&](const float *In) {
-    return scoreNetwork(Parameters, Widths, NumLayers, In, Scratch, MaxWidth);
+    return scoreNetwork(NetworkParameters, NetworkWidths, NetworkLayers, In, Scratch,
+                        NetworkMaxWidth);
   };
   IndexToEvict[0] = decideColumn(InputView(Ints, Floats), Score, Input);
 }
