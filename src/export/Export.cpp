@@ -72,7 +72,7 @@ llvm::Expected<ExportResult> runExport(const ExportOptions &Opts) {
   auto Files = renderCpp(*P, Opts);
   if (!Files)
     return Files.takeError();
-  if (llvm::Error E = writeDirectoryAtomically(Opts.Output, *Files))
+  if (llvm::Error E = writeDirectoryAtomically(Opts.Output, *Files, {ModelObjectFile}))
     return E;
   for (const GeneratedFile &F : *Files)
     R.Files.push_back(F.Path);

@@ -16,6 +16,8 @@ enum class ExportFormat { Json, Cpp };
 /// The files of a cpp export, relative to its directory.
 inline constexpr const char *ModelHeaderFile = "RegAllocEvictModel.h";
 inline constexpr const char *ModelSourceFile = "RegAllocEvictModel.cpp";
+/// What the README has users compile ModelSourceFile into, beside it.
+inline constexpr const char *ModelObjectFile = "RegAllocEvictModel.o";
 /// What TENSORFLOW_AOT_PATH names: the stand-in for TensorFlow's package.
 inline constexpr const char *TensorFlowStubDir = "tensorflow";
 

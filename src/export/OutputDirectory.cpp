@@ -17,7 +17,8 @@ namespace fs = llvm::sys::fs;
 
 /// Checks that \p Dir does not exist, or is an earlier export that may be replaced.
 llvm::Error checkReplaceable(const std::string &Dir,
-                             const std::vector<GeneratedFile> &Files) {
+                             const std::vector<GeneratedFile> &Files,
+                             const std::vector<std::string> &Derived) {
   fs::file_status Status;
   if (fs::status(Dir, Status))
     return llvm::Error::success(); // absent, or unreachable: creating it will tell
@@ -26,6 +27,8 @@ llvm::Error checkReplaceable(const std::string &Dir,
   llvm::StringSet<> Ours;
   for (const GeneratedFile &F : Files)
     Ours.insert(llvm::StringRef(F.Path).split('/').first);
+  for (const std::string &Name : Derived)
+    Ours.insert(Name);
   std::error_code EC;
   for (fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
     llvm::StringRef Name = llvm::sys::path::filename(It->path());
@@ -47,10 +50,11 @@ std::string directoryPath(llvm::StringRef Dir) {
 }
 
 llvm::Error writeDirectoryAtomically(llvm::StringRef DirArg,
-                                     const std::vector<GeneratedFile> &Files) {
+                                     const std::vector<GeneratedFile> &Files,
+                                     const std::vector<std::string> &Derived) {
   // "out/" must not put the temporary directory inside "out".
   std::string Dir = directoryPath(DirArg);
-  if (llvm::Error E = checkReplaceable(Dir, Files))
+  if (llvm::Error E = checkReplaceable(Dir, Files, Derived))
     return E;
   std::string Pid = std::to_string(llvm::sys::Process::getProcessId());
   std::string Temp = Dir + ".tmp-" + Pid, Old = Dir + ".old-" + Pid;

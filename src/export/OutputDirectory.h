@@ -18,10 +18,11 @@ struct GeneratedFile {
 std::string directoryPath(llvm::StringRef Dir);
 
 /// Writes \p Files into a fresh directory and renames it to \p Dir. An existing \p Dir
-/// is replaced only if it holds nothing but names \p Files would write (an earlier
-/// export), so a mistyped -o never deletes someone's directory. Every failure is an
-/// InputError about \p Dir.
+/// is replaced only if it holds nothing but names \p Files would write and \p Derived
+/// (files users make from an earlier export, stale once it is replaced), so a mistyped
+/// -o never deletes someone's directory. Every failure is an InputError about \p Dir.
 llvm::Error writeDirectoryAtomically(llvm::StringRef Dir,
-                                     const std::vector<GeneratedFile> &Files);
+                                     const std::vector<GeneratedFile> &Files,
+                                     const std::vector<std::string> &Derived);
 
 } // namespace mlgo

@@ -80,8 +80,10 @@ TEST_CASE("An earlier export is replaced, any other directory is not", "[export]
   std::string Dir = makeTempDir("export-replace");
   std::string Out = Dir + "/model";
   exportOk("poor", ExportFormat::Cpp, Out);
+  writeFile(Out + "/" + ModelObjectFile, "compiled from poor, as the README says");
   exportOk("initial", ExportFormat::Cpp, Out);
   REQUIRE_THAT(readFile(Out + "/" + ModelHeaderFile), Catch::Contains("policy \"initial\""));
+  REQUIRE(!fileExists(Out + "/" + ModelObjectFile)); // stale: it was poor's
 
   writeFile(Out + "/notes.txt", "mine");
   REQUIRE_THAT(exportError("poor", ExportFormat::Cpp, Out),
