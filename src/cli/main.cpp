@@ -26,6 +26,7 @@ const Subcommand Subcommands[] = {
     {mlgo::addCompileCommand, false},
     {mlgo::addReplayCommand, true},
     {mlgo::addTrainCommand, true},
+    {mlgo::addExportCommand, false},
 };
 
 std::string versionText() {

@@ -1,10 +1,10 @@
 /// \file
 /// The per-column input encoding (see ColumnEncoding.h for the layout).
 #include "ColumnEncoding.h"
+#include "ObservationView.h"
 
 #include <algorithm>
 #include <cassert>
-#include <cmath>
 
 namespace mlgo {
 
@@ -17,6 +17,12 @@ const std::vector<FeatureId> &floatFeatureIds() {
     return V;
   }();
   return Ids;
+}
+
+FeatureId intInputFeature(kernel::IntInput Input) {
+  static constexpr FeatureId Ids[] = {F_mask,     F_is_free,   F_is_hint,
+                                      F_is_local, F_max_stage, F_min_stage};
+  return Ids[int(Input)];
 }
 
 const std::vector<std::string> &columnInputNames() {
@@ -46,33 +52,8 @@ int columnInputIndex(const std::string &Name) {
   return int(It - N.begin());
 }
 
-float normalizeFloatFeature(float X) {
-  if (std::isnan(X))
-    return 1.0f;
-  return std::clamp(X, 0.0f, 1.0f);
-}
-
-static void oneHot(int64_t Stage, float *Out) {
-  std::fill(Out, Out + NumStages, 0.0f);
-  Out[std::clamp<int64_t>(Stage, 0, NumStages - 1)] = 1.0f;
-}
-
 void encodeColumn(const Observation &O, int Column, float *Out) {
-  float *P = Out;
-  *P++ = O.intAt(F_is_free, Column) != 0;
-  *P++ = O.intAt(F_is_hint, Column) != 0;
-  *P++ = float(std::clamp<int64_t>(O.intAt(F_is_local, Column), 0, 4)) / 4.0f;
-  oneHot(O.intAt(F_max_stage, Column), P);
-  P += NumStages;
-  oneHot(O.intAt(F_min_stage, Column), P);
-  P += NumStages;
-  for (FeatureId F : floatFeatureIds())
-    *P++ = normalizeFloatFeature(O.floatAt(F, Column));
-  for (FeatureId F : floatFeatureIds())
-    *P++ = normalizeFloatFeature(O.floatAt(F, CandidateColumn));
-  *P++ = O.progress();
-  *P++ = Column == CandidateColumn;
-  assert(P - Out == columnInputCount());
+  kernel::encodeColumn(ObservationView(O), Column, Out);
 }
 
 } // namespace mlgo

@@ -1,7 +1,8 @@
 /// \file
 /// How one column of an observation becomes the input vector of the per-column
 /// network. The encoding is fixed by the feature set (version 1), so a policy file
-/// records its input names only to check them.
+/// records its input names only to check them. The arithmetic itself is in
+/// DecisionKernel.inc, which exported models share.
 ///
 /// Inputs of column c, in order (ColumnInputs of them):
 ///   is_free, is_hint                 booleans as they are
@@ -16,6 +17,7 @@
 ///   is_candidate                     1 for column 32 only
 #pragma once
 
+#include "DecisionKernel.h"
 #include "FeatureSet.h"
 
 #include <string>
@@ -24,10 +26,13 @@
 namespace mlgo {
 
 inline constexpr const char *ColumnEncodingName = "columns-v1";
-inline constexpr int NumStages = 7; ///< LiveRangeStage: RS_New .. RS_Done
+using kernel::NumStages; ///< LiveRangeStage: RS_New .. RS_Done
 
 /// The float features, in encoding order.
 const std::vector<FeatureId> &floatFeatureIds();
+
+/// The int64 feature that the kernel reads as \p Input.
+FeatureId intInputFeature(kernel::IntInput Input);
 
 /// The input names, e.g. "is_free", "max_stage=2", "use_def_density",
 /// "candidate.use_def_density".
@@ -39,7 +44,7 @@ int columnInputCount();
 int columnInputIndex(const std::string &Name);
 
 /// The fixed float transform: clamp to [0, 1], NaN to 1.
-float normalizeFloatFeature(float X);
+using kernel::normalizeFloatFeature;
 
 /// Fills \p Out (columnInputCount() values) with column \p Column's inputs.
 void encodeColumn(const Observation &O, int Column, float *Out);

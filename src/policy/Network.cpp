@@ -1,6 +1,7 @@
 /// \file
 /// The per-column MLP.
 #include "Network.h"
+#include "DecisionKernel.h"
 
 #include <algorithm>
 #include <cassert>
@@ -9,13 +10,11 @@ namespace mlgo {
 
 Network::Network(int Inputs, std::vector<int> Hidden)
     : Inputs(Inputs), Hidden(std::move(Hidden)),
-      Params(parameterCount(Inputs, this->Hidden), 0.0f) {}
-
-std::vector<int> Network::widths() const {
-  std::vector<int> W = {Inputs};
-  W.insert(W.end(), Hidden.begin(), Hidden.end());
-  W.push_back(1);
-  return W;
+      Params(parameterCount(Inputs, this->Hidden), 0.0f) {
+  Widths = {Inputs};
+  Widths.insert(Widths.end(), this->Hidden.begin(), this->Hidden.end());
+  Widths.push_back(1);
+  MaxWidth = *std::max_element(Widths.begin(), Widths.end() - 1);
 }
 
 size_t Network::parameterCount(int Inputs, const std::vector<int> &Hidden) {
@@ -29,7 +28,7 @@ size_t Network::parameterCount(int Inputs, const std::vector<int> &Hidden) {
 }
 
 size_t Network::weightOffset(int L) const {
-  std::vector<int> W = widths();
+  const std::vector<int> &W = widths();
   assert(L + 1 < int(W.size()) && "no such layer");
   size_t Offset = 0;
   for (int I = 0; I < L; ++I)
@@ -38,36 +37,15 @@ size_t Network::weightOffset(int L) const {
 }
 
 size_t Network::biasOffset(int L) const {
-  std::vector<int> W = widths();
+  const std::vector<int> &W = widths();
   return weightOffset(L) + size_t(W[L]) * W[L + 1];
 }
 
 float Network::score(const float *Input, std::vector<float> &Scratch) const {
-  // Scratch holds the current layer's input then its output, side by side.
-  int MaxWidth = Inputs;
-  for (int H : Hidden)
-    MaxWidth = std::max(MaxWidth, H);
+  assert(!Widths.empty() && "a default-constructed network has no layers");
   Scratch.resize(2 * size_t(MaxWidth));
-  float *In = Scratch.data(), *Out = In + MaxWidth;
-  std::copy(Input, Input + Inputs, In);
-  const float *P = Params.data();
-  int InWidth = Inputs;
-  for (size_t L = 0; L <= Hidden.size(); ++L) {
-    bool Last = L == Hidden.size();
-    int OutWidth = Last ? 1 : Hidden[L];
-    const float *Bias = P + size_t(InWidth) * OutWidth;
-    for (int O = 0; O < OutWidth; ++O) {
-      const float *Row = P + size_t(O) * InWidth;
-      float Sum = Bias[O];
-      for (int I = 0; I < InWidth; ++I)
-        Sum += Row[I] * In[I];
-      Out[O] = Last ? Sum : std::max(Sum, 0.0f);
-    }
-    P = Bias + OutWidth;
-    std::swap(In, Out);
-    InWidth = OutWidth;
-  }
-  return In[0];
+  return kernel::scoreNetwork(Params.data(), Widths.data(), int(Widths.size()) - 1, Input,
+                              Scratch.data(), MaxWidth);
 }
 
 } // namespace mlgo

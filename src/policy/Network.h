@@ -20,7 +20,7 @@ public:
   int inputs() const { return Inputs; }
   const std::vector<int> &hidden() const { return Hidden; }
   /// Layer widths from the input to the output, e.g. {47, 32, 16, 1}.
-  std::vector<int> widths() const;
+  const std::vector<int> &widths() const { return Widths; }
 
   static size_t parameterCount(int Inputs, const std::vector<int> &Hidden);
   std::vector<float> &parameters() { return Params; }
@@ -30,12 +30,15 @@ public:
   size_t weightOffset(int L) const;
   size_t biasOffset(int L) const;
 
-  /// The score of one input vector; \p Scratch avoids allocating per call.
+  /// The score of one input vector (DecisionKernel.inc's scoreNetwork); \p Scratch
+  /// avoids allocating per call.
   float score(const float *Input, std::vector<float> &Scratch) const;
 
 private:
   int Inputs = 0;
   std::vector<int> Hidden;
+  std::vector<int> Widths;
+  int MaxWidth = 0; ///< of the input and hidden layers
   std::vector<float> Params;
 };
 

@@ -3,6 +3,7 @@
 #include "Policy.h"
 
 #include "ColumnEncoding.h"
+#include "ObservationView.h"
 
 namespace mlgo {
 
@@ -33,19 +34,8 @@ int64_t Policy::decide(const Observation &O) const {
   assert(usesAdvisor() && "the default policy decides inside LLVM");
   thread_local std::vector<float> Input, Scratch;
   Input.resize(columnInputCount());
-  int64_t Best = -1;
-  float BestScore = 0;
-  for (int C = 0; C < NumColumns; ++C) {
-    if (!O.legal(C))
-      continue; // masked columns are not even scored
-    encodeColumn(O, C, Input.data());
-    float Score = Net.score(Input.data(), Scratch);
-    if (Best < 0 || Score > BestScore) {
-      Best = C;
-      BestScore = Score;
-    }
-  }
-  return Best < 0 ? CandidateColumn : Best;
+  auto Score = [&](const float *In) { return Net.score(In, Scratch); };
+  return kernel::decideColumn(ObservationView(O), Score, Input.data());
 }
 
 } // namespace mlgo

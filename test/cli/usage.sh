@@ -6,6 +6,7 @@ run "$MLGO_RA" --help
 check "--help exits 0" [ "$code" = 0 ]
 check "--help lists extract-corpus" grep -q "extract-corpus" <<<"$out"
 check "--help lists trace" grep -q "^  trace " <<<"$out"
+check "--help lists export" grep -q "^  export " <<<"$out"
 
 run "$MLGO_RA" --version
 check "--version names mlgo-ra and LLVM 22" grep -qE '^mlgo-ra [0-9.]+ \(LLVM 22\.[0-9.]+\)$' <<<"$out"
