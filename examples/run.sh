@@ -49,6 +49,9 @@ rm -rf "$out/train"
   --baseline "$binary" -o "$out/train" --iterations 6 --perturbations 4 --json >"$out/train.json"
 "$mlgo" train --report "$out/train"
 
+echo "== export the best policy as llvm::RegAllocEvictModel for an LLVM release build"
+"$mlgo" export "$out/train/best.json" --format cpp -o "$out/export"
+
 echo
 echo "== summary (build/example)"
 speedup() { grep -o 'predicted speedup [-+][0-9.]*%' "$1" | sed 's/predicted speedup //'; }
@@ -62,5 +65,6 @@ print(f"  stressed hash.c  {sys.argv[3]} predicted over the traced binary")
 print(f"  trained policy   {100*t['initial_speedup']:+.3f}% at step 0, "
       f"{100*t['final_speedup']:+.3f}% after {t['steps']} steps, best {100*t['best_speedup']:+.3f}%")
 print(f"                   train/best.json, curve in train/reward.svg")
+print(f"  exported         export/ (RegAllocEvictModel.h/.cpp; cmake flags in export/README.md)")
 print(f"  took             {sys.argv[4]} s")
 PY
