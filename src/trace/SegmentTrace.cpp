@@ -4,6 +4,7 @@
 #include "support/ByteCursor.h"
 #include "support/Error.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
@@ -34,6 +35,8 @@ enum Tag : uint64_t {
   TagPadding = 4,
   TagUnmapped = 5,
   TagModule = 6,
+  TagChunk = 7,
+  TagUnmappedCode = 8,
 };
 
 void appendString(std::string &Out, llvm::StringRef S) {
@@ -91,9 +94,11 @@ struct SegmentTraceWriter::Impl {
 };
 
 llvm::Expected<std::unique_ptr<SegmentTraceWriter>>
-SegmentTraceWriter::create(llvm::StringRef Path, const SegmentTraceHeader &Header) {
+SegmentTraceWriter::create(llvm::StringRef Path, const SegmentTraceHeader &Header,
+                           bool KeepsUnmappedCode) {
   std::unique_ptr<SegmentTraceWriter> W(new SegmentTraceWriter());
   W->I = std::make_unique<Impl>();
+  W->KeepsUnmappedCode = KeepsUnmappedCode;
   W->Path = Path.str();
   W->TempPath = (Path + ".tmp-" + llvm::Twine(llvm::sys::Process::getProcessId())).str();
   std::error_code EC;
@@ -102,8 +107,9 @@ SegmentTraceWriter::create(llvm::StringRef Path, const SegmentTraceHeader &Heade
     return stageError("{}: cannot create: {}", W->TempPath, EC.message());
   llvm::sys::RemoveFileOnSignal(W->TempPath);
   W->I->File->write(Magic, sizeof(Magic));
-  uint32_t Version = llvm::support::endian::byte_swap(SegmentTraceWriter::Version,
-                                                      llvm::endianness::little);
+  uint32_t Version = llvm::support::endian::byte_swap(
+      KeepsUnmappedCode ? VersionWithCode : SegmentTraceWriter::Version,
+      llvm::endianness::little);
   W->I->File->write(reinterpret_cast<const char *>(&Version), 4);
   ZSTD_CCtx_setParameter(W->I->Ctx, ZSTD_c_compressionLevel, 3);
   W->Pending.resize(FlushSize + 2 * MaxEventBytes);
@@ -163,6 +169,19 @@ llvm::Error SegmentTraceWriter::defineModule(uint32_t Id, llvm::StringRef Module
   return llvm::Error::success();
 }
 
+llvm::Error SegmentTraceWriter::onCodeChunk(const CodeChunk &C) {
+  assert(KeepsUnmappedCode && C.Id == NumChunks && "chunks need version 2, in order");
+  ++NumChunks;
+  pushVarint(TagChunk);
+  pushVarint(C.Id);
+  pushVarint(C.Module);
+  pushVarint(C.Address);
+  pushVarint(C.numInstructions());
+  append(llvm::toStringRef(C.InstrLengths));
+  append(llvm::toStringRef(C.Bytes));
+  return llvm::Error::success();
+}
+
 /// Encodes \p E at \p P, which has room for MaxEventBytes.
 static uint8_t *encodeEvent(uint8_t *P, const SegmentEvent &E) {
   switch (E.What) {
@@ -176,7 +195,10 @@ static uint8_t *encodeEvent(uint8_t *P, const SegmentEvent &E) {
     return putVarint(P, E.Count);
   case SegmentEvent::Padding:
   case SegmentEvent::Unmapped:
-    *P++ = E.What == SegmentEvent::Padding ? TagPadding : TagUnmapped;
+  case SegmentEvent::UnmappedCode:
+    *P++ = E.What == SegmentEvent::Padding    ? TagPadding
+           : E.What == SegmentEvent::Unmapped ? TagUnmapped
+                                              : TagUnmappedCode;
     P = putVarint(P, E.Index);
     return putVarint(P, E.Count);
   }
@@ -297,10 +319,12 @@ SegmentTraceReader::open(llvm::StringRef Path) {
   if (std::fread(Start, 1, sizeof(Start), R->I->File) != sizeof(Start) ||
       std::memcmp(Start, Magic, sizeof(Magic)) != 0)
     return inputError(Path, "not a .bbtrace file");
-  uint32_t Version = llvm::support::endian::read32le(Start + 8);
-  if (Version != SegmentTraceWriter::Version)
-    return inputError(Path, ".bbtrace version {}, this mlgo-ra reads version {}", Version,
-                      SegmentTraceWriter::Version);
+  R->Version = llvm::support::endian::read32le(Start + 8);
+  if (R->Version != SegmentTraceWriter::Version &&
+      R->Version != SegmentTraceWriter::VersionWithCode)
+    return inputError(Path, ".bbtrace version {}, this mlgo-ra reads versions {} and {}",
+                      R->Version, SegmentTraceWriter::Version,
+                      SegmentTraceWriter::VersionWithCode);
 
   if (llvm::Error E = R->need(10))
     return E;
@@ -339,11 +363,55 @@ SegmentTraceReader::open(llvm::StringRef Path) {
   return R;
 }
 
+llvm::Error SegmentTraceReader::readChunk(ByteCursor &C) {
+  CodeChunk Chunk;
+  uint64_t Id = C.varint(), Module = C.varint();
+  Chunk.Address = C.varint();
+  uint64_t NumInstructions = C.varint();
+  size_t At = C.P - Buf.data();
+  if (C.Short || Id != Chunks.size() || Module > (1u << 20) || NumInstructions == 0 ||
+      NumInstructions > 4096)
+    return corrupt(fmt::format("malformed code chunk record (chunk {})", Chunks.size()));
+  if (llvm::Error Err = need(At - Pos + NumInstructions))
+    return Err;
+  C = {Buf.data() + At, Buf.data() + Buf.size()};
+  C.bytes(NumInstructions, Chunk.InstrLengths);
+  size_t Size = 0;
+  for (uint8_t Length : Chunk.InstrLengths)
+    Size += Length;
+  At = C.P - Buf.data();
+  if (llvm::Error Err = need(At - Pos + Size))
+    return Err;
+  C = {Buf.data() + At, Buf.data() + Buf.size()};
+  C.bytes(Size, Chunk.Bytes);
+  if (C.Short || llvm::is_contained(Chunk.InstrLengths, 0))
+    return corrupt(fmt::format("malformed code chunk record (chunk {})", Chunks.size()));
+  Chunk.Id = Id;
+  Chunk.Module = Module;
+  Chunks.push_back(std::move(Chunk));
+  return llvm::Error::success();
+}
+
+std::string SegmentTraceReader::moduleName(uint32_t Id) const {
+  if (Id < Modules.size() && !Modules[Id].empty())
+    return Modules[Id];
+  return Id ? "module " + std::to_string(Id) : "(no module)";
+}
+
+bool SegmentTraceReader::event(const ByteCursor &C, uint32_t &Thread, const SegmentEvent &E) {
+  Pos = C.P - Buf.data();
+  Thread = ThreadId;
+  Instructions += E.Count;
+  ++Events;
+  return true;
+}
+
 llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E) {
   for (;;) {
     if (Ended)
       return false;
-    // Every record but a module's fits in 64 bytes; a module asks for its path below.
+    // Every record but a module's and a chunk's fits in 64 bytes; those two ask for the
+    // rest below.
     if (llvm::Error Err = need(64))
       return Err;
     ByteCursor C{Buf.data() + Pos, Buf.data() + Buf.size()};
@@ -379,6 +447,27 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
       Modules[Id] = C.string(Length);
       break;
     }
+    case TagChunk:
+      if (!keepsUnmappedCode())
+        return corrupt(fmt::format("unknown record tag {}", Tag));
+      if (llvm::Error Err = readChunk(C))
+        return Err;
+      break;
+    case TagUnmappedCode: {
+      uint64_t Chunk = C.varint(), Count = C.varint();
+      if (C.Short)
+        return corrupt("truncated: no end record (was the recording interrupted?)");
+      if (!keepsUnmappedCode() || Chunk >= Chunks.size() || Count == 0 ||
+          Count > Chunks[Chunk].numInstructions())
+        return corrupt(fmt::format("unmapped code event of {} instructions in chunk {}, "
+                                   "which {}",
+                                   Count, Chunk,
+                                   Chunk < Chunks.size()
+                                       ? fmt::format("has {}", Chunks[Chunk].numInstructions())
+                                       : std::string("is not defined before it")));
+      E = {SegmentEvent::UnmappedCode, static_cast<uint32_t>(Chunk), 0, Count};
+      return event(C, Thread, E);
+    }
     case TagSegment:
     case TagPartial:
     case TagPadding:
@@ -397,11 +486,7 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
         return corrupt(fmt::format("segment {} is not in the header", Index));
       E.Index = Index;
       E.Count = Tag == TagSegment ? Segments[Index].Instructions : Count;
-      Pos = C.P - Buf.data();
-      Thread = ThreadId;
-      Instructions += E.Count;
-      ++Events;
-      return true;
+      return event(C, Thread, E);
     }
     default:
       return corrupt(fmt::format("unknown record tag {}", Tag));
