@@ -363,19 +363,27 @@ SegmentTraceReader::open(llvm::StringRef Path) {
   return R;
 }
 
+llvm::Error SegmentTraceReader::truncated() const {
+  return corrupt("truncated: no end record (was the recording interrupted?)");
+}
+
 llvm::Error SegmentTraceReader::readChunk(ByteCursor &C) {
   CodeChunk Chunk;
   uint64_t Id = C.varint(), Module = C.varint();
   Chunk.Address = C.varint();
   uint64_t NumInstructions = C.varint();
   size_t At = C.P - Buf.data();
-  if (C.Short || Id != Chunks.size() || Module > (1u << 20) || NumInstructions == 0 ||
+  if (C.Short)
+    return truncated();
+  if (Id != Chunks.size() || Module > (1u << 20) || NumInstructions == 0 ||
       NumInstructions > 4096)
     return corrupt(fmt::format("malformed code chunk record (chunk {})", Chunks.size()));
   if (llvm::Error Err = need(At - Pos + NumInstructions))
     return Err;
   C = {Buf.data() + At, Buf.data() + Buf.size()};
   C.bytes(NumInstructions, Chunk.InstrLengths);
+  if (C.Short)
+    return truncated();
   size_t Size = 0;
   for (uint8_t Length : Chunk.InstrLengths)
     Size += Length;
@@ -384,7 +392,9 @@ llvm::Error SegmentTraceReader::readChunk(ByteCursor &C) {
     return Err;
   C = {Buf.data() + At, Buf.data() + Buf.size()};
   C.bytes(Size, Chunk.Bytes);
-  if (C.Short || llvm::is_contained(Chunk.InstrLengths, 0))
+  if (C.Short)
+    return truncated();
+  if (llvm::is_contained(Chunk.InstrLengths, 0))
     return corrupt(fmt::format("malformed code chunk record (chunk {})", Chunks.size()));
   Chunk.Id = Id;
   Chunk.Module = Module;
@@ -417,7 +427,7 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
     ByteCursor C{Buf.data() + Pos, Buf.data() + Buf.size()};
     uint64_t Tag = C.varint();
     if (C.Short)
-      return corrupt("truncated: no end record (was the recording interrupted?)");
+      return truncated();
     switch (Tag) {
     case TagEnd: {
       uint64_t Total = C.varint(), Count = C.varint();
@@ -456,7 +466,7 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
     case TagUnmappedCode: {
       uint64_t Chunk = C.varint(), Count = C.varint();
       if (C.Short)
-        return corrupt("truncated: no end record (was the recording interrupted?)");
+        return truncated();
       if (!keepsUnmappedCode() || Chunk >= Chunks.size() || Count == 0 ||
           Count > Chunks[Chunk].numInstructions())
         return corrupt(fmt::format("unmapped code event of {} instructions in chunk {}, "
@@ -481,7 +491,7 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
       // A whole segment's instruction count is in the header, not in the record.
       uint64_t Count = Tag == TagSegment ? 0 : C.varint();
       if (C.Short)
-        return corrupt("truncated: no end record (was the recording interrupted?)");
+        return truncated();
       if (Tag != TagUnmapped && Index >= Segments.size())
         return corrupt(fmt::format("segment {} is not in the header", Index));
       E.Index = Index;
@@ -492,7 +502,7 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
       return corrupt(fmt::format("unknown record tag {}", Tag));
     }
     if (C.Short)
-      return corrupt("truncated: no end record (was the recording interrupted?)");
+      return truncated();
     Pos = C.P - Buf.data();
   }
 }

@@ -138,6 +138,7 @@ private:
   /// Makes at least \p N bytes available, unless the stream ends first.
   llvm::Error need(size_t N);
   llvm::Error corrupt(const llvm::Twine &Why) const;
+  llvm::Error truncated() const;
   /// Reads a chunk record's fields from \p C, which starts after its tag at Buf[Pos].
   llvm::Error readChunk(ByteCursor &C);
   /// Counts \p E, whose record ends at \p C, as the thread's next event.
