@@ -367,35 +367,34 @@ llvm::Error SegmentTraceReader::truncated() const {
   return corrupt("truncated: no end record (was the recording interrupted?)");
 }
 
+llvm::Error SegmentTraceReader::readBytes(ByteCursor &C, size_t N, std::vector<uint8_t> &Out) {
+  size_t At = C.P - Buf.data();
+  if (llvm::Error Err = need(At - Pos + N))
+    return Err;
+  C = {Buf.data() + At, Buf.data() + Buf.size()};
+  C.bytes(N, Out);
+  return C.Short ? truncated() : llvm::Error::success();
+}
+
 llvm::Error SegmentTraceReader::readChunk(ByteCursor &C) {
   CodeChunk Chunk;
   uint64_t Id = C.varint(), Module = C.varint();
   Chunk.Address = C.varint();
   uint64_t NumInstructions = C.varint();
-  size_t At = C.P - Buf.data();
   if (C.Short)
     return truncated();
   if (Id != Chunks.size() || Module > (1u << 20) || NumInstructions == 0 ||
       NumInstructions > 4096)
     return corrupt(fmt::format("malformed code chunk record (chunk {})", Chunks.size()));
-  if (llvm::Error Err = need(At - Pos + NumInstructions))
+  if (llvm::Error Err = readBytes(C, NumInstructions, Chunk.InstrLengths))
     return Err;
-  C = {Buf.data() + At, Buf.data() + Buf.size()};
-  C.bytes(NumInstructions, Chunk.InstrLengths);
-  if (C.Short)
-    return truncated();
+  if (llvm::is_contained(Chunk.InstrLengths, 0))
+    return corrupt(fmt::format("malformed code chunk record (chunk {})", Chunks.size()));
   size_t Size = 0;
   for (uint8_t Length : Chunk.InstrLengths)
     Size += Length;
-  At = C.P - Buf.data();
-  if (llvm::Error Err = need(At - Pos + Size))
+  if (llvm::Error Err = readBytes(C, Size, Chunk.Bytes))
     return Err;
-  C = {Buf.data() + At, Buf.data() + Buf.size()};
-  C.bytes(Size, Chunk.Bytes);
-  if (C.Short)
-    return truncated();
-  if (llvm::is_contained(Chunk.InstrLengths, 0))
-    return corrupt(fmt::format("malformed code chunk record (chunk {})", Chunks.size()));
   Chunk.Id = Id;
   Chunk.Module = Module;
   Chunks.push_back(std::move(Chunk));
@@ -446,15 +445,14 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
       break;
     case TagModule: {
       uint64_t Id = C.varint(), Length = C.varint();
-      size_t At = C.P - Buf.data();
       if (C.Short || Id > (1u << 20) || Length > 4096)
         return corrupt("malformed module record");
-      if (llvm::Error Err = need(At - Pos + Length))
+      std::vector<uint8_t> Path;
+      if (llvm::Error Err = readBytes(C, Length, Path))
         return Err;
-      C = {Buf.data() + At, Buf.data() + Buf.size()};
       if (Modules.size() <= Id)
         Modules.resize(Id + 1);
-      Modules[Id] = C.string(Length);
+      Modules[Id].assign(Path.begin(), Path.end());
       break;
     }
     case TagChunk:

@@ -139,6 +139,9 @@ private:
   llvm::Error need(size_t N);
   llvm::Error corrupt(const llvm::Twine &Why) const;
   llvm::Error truncated() const;
+  /// Reads the next \p N bytes of the record at Buf[Pos] from \p C into \p Out, making
+  /// them available first (\p C is renewed: Buf may move).
+  llvm::Error readBytes(ByteCursor &C, size_t N, std::vector<uint8_t> &Out);
   /// Reads a chunk record's fields from \p C, which starts after its tag at Buf[Pos].
   llvm::Error readChunk(ByteCursor &C);
   /// Counts \p E, whose record ends at \p C, as the thread's next event.
