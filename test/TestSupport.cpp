@@ -59,6 +59,17 @@ CommandResult runShell(const std::string &Script, const std::string &Dir) {
   return Result;
 }
 
+std::string buildTestProgram(const std::string &Name, const std::string &Dir) {
+  CommandResult Built =
+      runShell(std::string(ClangPath) + " -O2 -fbasic-block-address-map " +
+                   shellQuote(std::string(SourceDir) + "/test/programs/" + Name + ".c") +
+                   " -o " + shellQuote(Name),
+               Dir);
+  INFO(Built.Output);
+  REQUIRE(Built.ExitCode == 0);
+  return Dir + "/" + Name;
+}
+
 void writeFile(const std::string &Path, const std::string &Text) {
   llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path));
   std::error_code EC;

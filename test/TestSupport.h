@@ -40,6 +40,10 @@ struct CommandResult {
 /// Runs \p Script with /bin/sh in \p Dir.
 CommandResult runShell(const std::string &Script, const std::string &Dir = ".");
 
+/// Compiles test/programs/<Name>.c with clang-22 -O2 -fbasic-block-address-map into
+/// \p Dir; the binary's path.
+std::string buildTestProgram(const std::string &Name, const std::string &Dir);
+
 /// Writes \p Text to \p Path, creating directories.
 void writeFile(const std::string &Path, const std::string &Text);
 std::string readFile(const std::string &Path);

@@ -21,9 +21,13 @@ struct ReplayFlags {
 };
 
 std::string describeModeled(const ReplayResult &R) {
-  return fmt::format("{:.2f}% of {} traced instructions (unmapped {}: {}{})",
-                     100 * R.modeledShare(), R.TraceInstructions, R.UnmappedInstructions,
-                     R.Unmapped == UnmappedPolicy::Skip ? "skipped" : "replayed",
+  return fmt::format("{:.2f}% of {} traced instructions (--unmapped {}: {} unmapped "
+                     "replayed, {} skipped{}{})",
+                     100 * R.modeledShare(), R.TraceInstructions,
+                     unmappedPolicyName(R.Unmapped), R.UnmappedReplayed, R.UnmappedSkipped,
+                     R.FoldedIterations ? fmt::format(", {} rep iterations folded",
+                                                      R.FoldedIterations)
+                                        : "",
                      R.PartialSegments ? fmt::format(", {} partial segments",
                                                      R.PartialSegments)
                                        : "");

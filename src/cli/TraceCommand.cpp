@@ -35,10 +35,14 @@ int record(TraceFlags &F) {
     llvm::outs() << dumpJson(Result->toJSON()) << "\n";
   else
     llvm::errs() << fmt::format("trace record: {} instructions in {} events written to {} "
-                                "({:.1f} KB, {:.2f} s); the program exited with {}\n",
+                                "({:.1f} KB{}, {:.2f} s); the program exited with {}\n",
                                 Result->Instructions, Result->Events, F.Record.Output,
-                                Result->Bytes / 1e3, Result->Seconds,
-                                Result->ProgramExitCode);
+                                Result->Bytes / 1e3,
+                                Result->UnmappedCodeKept
+                                    ? fmt::format(", {} chunks of unmapped code",
+                                                  Result->CodeChunks)
+                                    : "",
+                                Result->Seconds, Result->ProgramExitCode);
   return Result->ProgramExitCode;
 }
 
@@ -78,6 +82,13 @@ int show(TraceFlags &F) {
                               S->Path, S->Binary, S->Identity, S->Instructions, S->Events,
                               S->InstructionsByThread.size(), Share(S->MappedInstructions),
                               S->PaddingInstructions, S->PartialSegments);
+  llvm::outs() << (S->UnmappedCodeKept
+                       ? fmt::format("  unmapped code kept: {} instructions in {} chunks "
+                                     "({:.1f} KB of code)\n",
+                                     S->UnmappedCodeInstructions, S->CodeChunks,
+                                     S->CodeChunkBytes / 1e3)
+                       : std::string("  unmapped code counted only (trace record "
+                                     "--keep-unmapped keeps its bytes)\n"));
   llvm::outs() << "hottest functions:\n";
   for (const auto &[Name, Count] : S->HotFunctions)
     llvm::outs() << fmt::format("  {:6.2f}%  {}\n", Share(Count), Name);
@@ -110,6 +121,10 @@ CommandHandle addTraceCommand(CLI::App &Parent) {
   Record->add_option("--valgrind-lib", Flags->Record.ValgrindLibDir,
                      "Directory with the mlgotrace tool (default: $MLGO_RA_VALGRIND_LIB, "
                      "else the build's)");
+  Record->add_flag("--keep-unmapped", Flags->Record.KeepUnmappedCode,
+                   "Keep the bytes of code that ran outside the binary's blocks (shared "
+                   "libraries, startup code), for replay --unmapped replay; makes the trace "
+                   "larger");
   Record->add_flag("--json", Flags->Json, "Print a machine-readable summary on stdout");
   Record->add_option("command", Flags->Record.Command, "-- PROGRAM ARGS...")->required();
   CLI::App *Import = Cmd->add_subcommand(

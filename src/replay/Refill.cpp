@@ -1,11 +1,8 @@
 /// \file
-/// Refilling a trace: events to decoded instructions, each segment decoded once.
+/// Refilling a trace: events to decoded instructions, each segment and chunk decoded once.
 #include "Refill.h"
+#include "DecodedCode.h"
 #include "support/Error.h"
-#include "trace/Disassembler.h"
-
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/TargetParser/Triple.h"
 
 namespace mlgo {
 
@@ -13,93 +10,30 @@ RefillSink::~RefillSink() = default;
 
 namespace {
 
-struct DecodedCode {
-  std::vector<llvm::MCInst> Instructions;
-  std::vector<uint64_t> Addresses;
-  std::vector<uint32_t> Offsets; ///< byte offset of each instruction from the start
+/// The instructions that replace one event: Count decoded ones from First, and the
+/// event's instructions folded into ones handed over before.
+struct EventCode {
+  uint32_t Function;
+  const DecodedCode *Code;
+  size_t First, Count;
+  uint64_t Folded = 0;
 };
 
-/// The decoded instructions of segments and of the padding after them, per image.
-class DecodedCodeCache {
+/// Finds each event's instructions, decoding each piece of code once.
+class EventDecoder {
 public:
-  llvm::Expected<const DecodedCode *> segment(const CodeImage &Image, uint32_t Segment) {
-    return get(Image, Segment, false);
-  }
-  llvm::Expected<const DecodedCode *> paddingAfter(const CodeImage &Image,
-                                                   uint32_t Segment) {
-    return get(Image, Segment, true);
-  }
+  EventDecoder(const SegmentTraceReader &Trace, const VariantCode &Code,
+               llvm::ArrayRef<uint32_t> UnmappedFunctions)
+      : Trace(Trace), Code(Code), UnmappedFunctions(UnmappedFunctions) {}
 
-private:
-  struct PerImage {
-    std::unique_ptr<Disassembler> Dis;
-    std::vector<std::unique_ptr<DecodedCode>> Segments, Paddings;
-  };
-
-  llvm::Expected<const DecodedCode *> get(const CodeImage &Image, uint32_t Segment,
-                                          bool Padding) {
-    PerImage &P = Images[&Image];
-    if (!P.Dis) {
-      auto Dis = Disassembler::create(llvm::Triple(Image.triple()));
-      if (!Dis)
-        return Dis.takeError();
-      P.Dis = std::move(*Dis);
-      P.Segments.resize(Image.segments().size());
-      P.Paddings.resize(Image.segments().size());
-    }
-    std::unique_ptr<DecodedCode> &Slot = (Padding ? P.Paddings : P.Segments)[Segment];
-    if (Slot)
-      return Slot.get();
-    const CodeSegment &S = Image.segments()[Segment];
-    uint64_t Address = Padding ? S.Address + S.Size : S.Address;
-    llvm::ArrayRef<uint8_t> Bytes = Padding ? Image.paddingAfter(Segment) : Image.code(S);
-    auto Code = std::make_unique<DecodedCode>();
-    for (uint32_t Offset = 0; Offset < Bytes.size();) {
-      llvm::MCInst Inst;
-      auto Size = P.Dis->decode(Bytes.drop_front(Offset), Address + Offset, Inst);
-      if (!Size) {
-        if (Padding)
-          break; // not code after all: replay what decoded
-        return inputError(Image.path(), "cannot decode the instruction at {:#x}",
-                          Address + Offset);
-      }
-      Code->Instructions.push_back(Inst);
-      Code->Addresses.push_back(Address + Offset);
-      Code->Offsets.push_back(Offset);
-      Offset += *Size;
-    }
-    Slot = std::move(Code);
-    return Slot.get();
-  }
-
-  llvm::DenseMap<const CodeImage *, PerImage> Images;
-};
-
-} // namespace
-
-llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const VariantCode &Code,
-                                         RefillSink &Sink,
-                                         const std::function<void(uint64_t)> &OnProgress) {
-  const std::string &Recorded = Trace.header().Identity;
-  const auto &Names = Trace.segments();
-  DecodedCodeCache Cache;
-  RefillCounts Counts;
-  uint64_t NextProgress = 1 << 20;
-  llvm::Error Err = forEachEvent(Trace, [&](uint32_t ThreadId,
-                                            const SegmentEvent &E) -> llvm::Error {
-    Counts.TraceInstructions += E.Count;
-    if (OnProgress && Counts.TraceInstructions >= NextProgress) {
-      OnProgress(Counts.TraceInstructions);
-      NextProgress = Counts.TraceInstructions + (1 << 20);
-    }
-    if (E.What == SegmentEvent::Unmapped) {
-      Counts.Unmapped += E.Count;
-      return llvm::Error::success();
-    }
+  /// A segment, partial segment or padding event.
+  llvm::Expected<EventCode> mapped(uint32_t ThreadId, const SegmentEvent &E) {
+    Last = {ThreadId, NoAddress};
     const SegmentSource &Source = Code.source(E.Index);
+    uint32_t Function = Trace.segments()[E.Index].Function;
     if (!Source.Image)
       return stageError("trace segment {} of {} has no code", E.Index,
-                        Trace.header().Functions[Names[E.Index].Function].Key);
+                        Trace.header().Functions[Function].Key);
     auto Decoded = E.What == SegmentEvent::Padding
                        ? Cache.paddingAfter(*Source.Image, Source.Segment)
                        : Cache.segment(*Source.Image, Source.Segment);
@@ -110,9 +44,8 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
     if (E.What == SegmentEvent::Padding) {
       Count = std::min<uint64_t>(Count, E.Count);
     } else if (E.What == SegmentEvent::PartialSegment) {
-      ++Counts.PartialSegments;
       Count = std::min<uint64_t>(Count, E.Count);
-      if (Source.Image->identity() == Recorded) {
+      if (Source.Image->identity() == Trace.header().Identity) {
         // Exact: start at the recorded byte offset.
         auto At = std::lower_bound(D.Offsets.begin(), D.Offsets.end(), E.Offset);
         First = At - D.Offsets.begin();
@@ -121,12 +54,79 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
         First = D.Instructions.size() - Count;
       }
     }
-    if (!Count)
+    return EventCode{Function, &D, First, Count};
+  }
+
+  /// An unmapped code event, with UnmappedFunctions given.
+  llvm::Expected<EventCode> unmapped(uint32_t ThreadId, const SegmentEvent &E) {
+    const CodeChunk &Chunk = Trace.chunks()[E.Index];
+    // Valgrind runs each further iteration of a rep-prefixed instruction as a superblock
+    // of that one instruction, at the address of the instruction that just ran.
+    bool Iterates = Chunk.numInstructions() == 1 && Last.ThreadId == ThreadId &&
+                    Last.Address == Chunk.Address;
+    if (Chunk.Module >= UnmappedFunctions.size())
+      return stageError("code chunk {} is in module {}, which has no function to "
+                        "attribute it to",
+                        Chunk.Id, Chunk.Module);
+    auto Decoded = Cache.chunk(Chunk, Code.variant().triple(), Trace.path());
+    if (!Decoded)
+      return Decoded.takeError();
+    const DecodedCode &D = **Decoded;
+    // The reader checked that the event runs at most the chunk's instructions.
+    Last = {ThreadId, D.Addresses[E.Count - 1]};
+    if (Iterates)
+      return EventCode{UnmappedFunctions[Chunk.Module], &D, 0, 0, E.Count};
+    return EventCode{UnmappedFunctions[Chunk.Module], &D, 0, E.Count};
+  }
+
+private:
+  static constexpr uint64_t NoAddress = ~uint64_t(0);
+  /// The thread of the previous event, and its last instruction if it was unmapped code.
+  struct LastInstruction {
+    uint32_t ThreadId;
+    uint64_t Address;
+  };
+  LastInstruction Last{0, NoAddress};
+  const SegmentTraceReader &Trace;
+  const VariantCode &Code;
+  llvm::ArrayRef<uint32_t> UnmappedFunctions;
+  DecodedCodeCache Cache;
+};
+
+} // namespace
+
+llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const VariantCode &Code,
+                                         RefillSink &Sink,
+                                         llvm::ArrayRef<uint32_t> UnmappedFunctions,
+                                         const std::function<void(uint64_t)> &OnProgress) {
+  EventDecoder Decoder(Trace, Code, UnmappedFunctions);
+  RefillCounts Counts;
+  uint64_t NextProgress = 1 << 20;
+  llvm::Error Err = forEachEvent(Trace, [&](uint32_t ThreadId,
+                                            const SegmentEvent &E) -> llvm::Error {
+    Counts.TraceInstructions += E.Count;
+    if (OnProgress && Counts.TraceInstructions >= NextProgress) {
+      OnProgress(Counts.TraceInstructions);
+      NextProgress = Counts.TraceInstructions + (1 << 20);
+    }
+    bool IsCode = E.What == SegmentEvent::UnmappedCode;
+    if (E.What == SegmentEvent::Unmapped || (IsCode && UnmappedFunctions.empty())) {
+      Counts.UnmappedSkipped += E.Count;
       return llvm::Error::success();
-    Counts.Refilled += Count;
-    return Sink.onCode(ThreadId, {Names[E.Index].Function,
-                                  llvm::ArrayRef(D.Instructions).slice(First, Count),
-                                  llvm::ArrayRef(D.Addresses).slice(First, Count)});
+    }
+    Counts.PartialSegments += E.What == SegmentEvent::PartialSegment;
+    auto Found = IsCode ? Decoder.unmapped(ThreadId, E) : Decoder.mapped(ThreadId, E);
+    if (!Found)
+      return Found.takeError();
+    Counts.Refilled += Found->Count;
+    Counts.UnmappedReplayed += IsCode ? Found->Count + Found->Folded : 0;
+    Counts.FoldedIterations += Found->Folded;
+    if (!Found->Count)
+      return llvm::Error::success();
+    llvm::ArrayRef<llvm::MCInst> Instructions(Found->Code->Instructions);
+    llvm::ArrayRef<uint64_t> Addresses(Found->Code->Addresses);
+    return Sink.onCode(ThreadId, {Found->Function, Instructions.slice(Found->First, Found->Count),
+                                  Addresses.slice(Found->First, Found->Count)});
   });
   if (Err)
     return Err;

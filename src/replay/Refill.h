@@ -14,9 +14,12 @@ namespace mlgo {
 
 class Disassembler;
 
-/// Consecutive instructions of one traced function, as the variant runs them.
+/// Consecutive instructions of one traced function as the variant runs them, or of
+/// unmapped code as it was recorded.
 struct RefilledCode {
-  uint32_t Function; ///< index into the trace header's functions
+  /// Index into the trace header's functions, or the caller's pseudo-function of a
+  /// module for unmapped code (see refillTrace).
+  uint32_t Function;
   llvm::ArrayRef<llvm::MCInst> Instructions;
   llvm::ArrayRef<uint64_t> Addresses; ///< in the image the code comes from
 };
@@ -31,7 +34,11 @@ public:
 struct RefillCounts {
   uint64_t TraceInstructions = 0; ///< all instructions of the trace
   uint64_t Refilled = 0;          ///< instructions handed to the sink
-  uint64_t Unmapped = 0;          ///< traced outside mapped code: not modeled
+  /// Traced outside mapped code: replayed from the trace's code chunks, or not modeled.
+  uint64_t UnmappedReplayed = 0, UnmappedSkipped = 0;
+  /// Of UnmappedReplayed, the further iterations of rep-prefixed instructions: modeled by
+  /// the one instruction handed to the sink for each series (see refillTrace).
+  uint64_t FoldedIterations = 0;
   /// Events whose segment was entered or left in the middle; when the code is not the
   /// recorded binary's, their instructions are approximated (see refillTrace).
   uint64_t PartialSegments = 0;
@@ -41,10 +48,17 @@ struct RefillCounts {
 /// Code from the image the trace was recorded on (same identity) is refilled exactly, including segments entered in the middle. For
 /// other code, a partial segment entered at its start runs its first instructions, one
 /// entered in the middle its last ones. Padding runs the variant's padding bytes after
-/// the segment, up to the traced instruction count. \p OnProgress is called with the
-/// instructions read so far, now and then.
+/// the segment, up to the traced instruction count. Unmapped code kept in the trace runs
+/// its recorded instructions if \p UnmappedFunctions gives, per collector module id, the
+/// function index to attribute them to; with none, it is skipped, as are the unmapped
+/// instructions the trace only counts. Valgrind counts every iteration of a rep-prefixed
+/// instruction (rep movsb in memcpy) as an instruction, while MCA models the instruction
+/// whole (skylake's rep movsb takes 100 cycles): each series of iterations is handed to
+/// the sink once, the other iterations counted as folded. \p OnProgress is called with the instructions
+/// read so far, now and then.
 llvm::Expected<RefillCounts>
 refillTrace(SegmentTraceReader &Trace, const VariantCode &Code, RefillSink &Sink,
+            llvm::ArrayRef<uint32_t> UnmappedFunctions = {},
             const std::function<void(uint64_t)> &OnProgress = nullptr);
 
 } // namespace mlgo

@@ -9,6 +9,7 @@
 #include "trace/TraceProfile.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -71,6 +72,28 @@ llvm::Error requireResolved(const VariantCode &Matched, bool HadFallback) {
                     listMismatches(Unresolved));
 }
 
+/// The pseudo-functions that replayed unmapped code is attributed to, numbered after
+/// the trace's functions: one per module file name ("[unmapped] libc.so.6").
+struct UnmappedFunctions {
+  std::vector<std::string> Names;
+  std::vector<uint32_t> OfModule; ///< per collector module id; empty: skip unmapped code
+};
+
+UnmappedFunctions unmappedFunctions(const ReplayOptions &Opts, const TraceProfile &Profile) {
+  UnmappedFunctions U;
+  if (Opts.Unmapped == UnmappedPolicy::Skip)
+    return U;
+  std::map<std::string, uint32_t> ByName;
+  for (const std::string &Module : Profile.ModuleNames) {
+    std::string Name = "[unmapped] " + llvm::sys::path::filename(Module).str();
+    auto [It, New] = ByName.try_emplace(Name, Profile.Header.Functions.size() + U.Names.size());
+    if (New)
+      U.Names.push_back(Name);
+    U.OfModule.push_back(It->second);
+  }
+  return U;
+}
+
 llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TraceProfile &Profile,
                                         const VariantCode &Code, Progress &Bar) {
   std::string Triple = Opts.Triple.empty() ? Code.variant().triple() : Opts.Triple;
@@ -80,9 +103,11 @@ llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TracePr
   auto Reader = SegmentTraceReader::open(Profile.Path);
   if (!Reader)
     return Reader.takeError();
-  SimulatingSink Sink(**Target, Profile.Header.Functions.size());
+  UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);
+  size_t NumFunctions = Profile.Header.Functions.size() + Unmapped.Names.size();
+  SimulatingSink Sink(**Target, NumFunctions);
   uint64_t Reported = 0;
-  auto Counts = refillTrace(**Reader, Code, Sink, [&](uint64_t Done) {
+  auto Counts = refillTrace(**Reader, Code, Sink, Unmapped.OfModule, [&](uint64_t Done) {
     Bar.advance(Done - Reported);
     Reported = Done;
   });
@@ -95,10 +120,12 @@ llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TracePr
   R.Triple = Triple;
   R.Unmapped = Opts.Unmapped;
   R.TraceInstructions = Counts->TraceInstructions;
-  R.UnmappedInstructions = Counts->Unmapped;
+  R.UnmappedReplayed = Counts->UnmappedReplayed;
+  R.UnmappedSkipped = Counts->UnmappedSkipped;
+  R.FoldedIterations = Counts->FoldedIterations;
   R.PartialSegments = Counts->PartialSegments;
   R.Mismatches = Code.mismatches();
-  std::vector<FunctionCost> Costs(Profile.Header.Functions.size());
+  std::vector<FunctionCost> Costs(NumFunctions);
   for (auto &[Thread, Core] : Sink.Cores) {
     if (llvm::Error E = Core->finish())
       return E;
@@ -110,21 +137,27 @@ llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TracePr
       Costs[F].Instructions += Core->instructionsByFunction()[F];
     }
   }
-  for (size_t F = 0; F < Costs.size(); ++F)
-    if (Profile.Executed[F]) {
-      Costs[F].Function = Profile.Header.Functions[F].Key;
+  for (size_t F = 0; F < Costs.size(); ++F) {
+    bool Traced = F < Profile.Executed.size();
+    if (Traced ? Profile.Executed[F] : Costs[F].Instructions > 0) {
+      Costs[F].Function = Traced ? Profile.Header.Functions[F].Key
+                                 : Unmapped.Names[F - Profile.Executed.size()];
       R.Functions.push_back(Costs[F]);
     }
+  }
   std::stable_sort(R.Functions.begin(), R.Functions.end(),
                    [](const auto &A, const auto &B) { return A.Cycles > B.Cycles; });
   return R;
 }
 
-llvm::Error checkUnmappedPolicy(const ReplayOptions &Opts) {
-  if (Opts.Unmapped == UnmappedPolicy::Replay)
-    return inputError(Opts.Trace, "holds no bytes of unmapped code to replay (use "
-                                  "--unmapped=skip)");
-  return llvm::Error::success();
+/// The trace's profile, checked to hold what Opts asks to replay.
+llvm::Expected<TraceProfile> loadProfile(const ReplayOptions &Opts) {
+  auto Profile = profileTrace(Opts.Trace);
+  if (Profile && Opts.Unmapped == UnmappedPolicy::Replay && !Profile->KeepsUnmappedCode)
+    return inputError(Opts.Trace, "holds no bytes of unmapped code to replay (record it "
+                                  "with trace record --keep-unmapped, or use --unmapped "
+                                  "skip)");
+  return Profile;
 }
 
 /// The binary the trace was recorded on, checked to be unchanged.
@@ -139,16 +172,14 @@ llvm::Expected<CodeImage> loadRecordedBinary(const TraceProfile &Profile, llvm::
   return Image;
 }
 
-const char *unmappedName(UnmappedPolicy P) {
+} // namespace
+
+const char *unmappedPolicyName(UnmappedPolicy P) {
   return P == UnmappedPolicy::Skip ? "skip" : "replay";
 }
 
-} // namespace
-
 llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRef Code) {
-  if (llvm::Error E = checkUnmappedPolicy(Opts))
-    return E;
-  auto Profile = profileTrace(Opts.Trace);
+  auto Profile = loadProfile(Opts);
   if (!Profile)
     return Profile.takeError();
   auto Image = CodeImage::load(Code);
@@ -176,9 +207,7 @@ llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRe
 llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
                                                 llvm::StringRef Baseline,
                                                 llvm::StringRef Candidate) {
-  if (llvm::Error E = checkUnmappedPolicy(Opts))
-    return E;
-  auto Profile = profileTrace(Opts.Trace);
+  auto Profile = loadProfile(Opts);
   if (!Profile)
     return Profile.takeError();
   auto BaselineImage = llvm::sys::fs::is_directory(Baseline)
@@ -246,8 +275,11 @@ Json ReplayResult::toJSON() const {
           {"ipc", ipc()},
           {"trace_instructions", TraceInstructions},
           {"modeled_share", modeledShare()},
-          {"unmapped", unmappedName(Unmapped)},
-          {"unmapped_instructions", UnmappedInstructions},
+          {"unmapped", unmappedPolicyName(Unmapped)},
+          {"unmapped_instructions", UnmappedReplayed + UnmappedSkipped},
+          {"unmapped_replayed", UnmappedReplayed},
+          {"unmapped_skipped", UnmappedSkipped},
+          {"folded_iterations", FoldedIterations},
           {"partial_segments", PartialSegments},
           {"threads", Threads},
           {"functions", Functions},

@@ -22,6 +22,9 @@ enum class UnmappedPolicy {
   Replay ///< replayed from their recorded bytes (needs a trace that kept them)
 };
 
+/// "skip" or "replay", as --unmapped spells it.
+const char *unmappedPolicyName(UnmappedPolicy P);
+
 struct ReplayOptions {
   std::string Trace;
   std::string CPU = "skylake"; ///< the CPU the reference work modeled
@@ -46,18 +49,24 @@ struct ReplayResult {
   uint64_t Cycles = 0;            ///< predicted, summed over threads
   uint64_t Instructions = 0;      ///< simulated
   uint64_t TraceInstructions = 0; ///< traced, in all
-  uint64_t UnmappedInstructions = 0;
+  /// Traced outside mapped code: replayed from the trace's bytes, or left out.
+  uint64_t UnmappedReplayed = 0, UnmappedSkipped = 0;
+  /// Of UnmappedReplayed, iterations of rep-prefixed instructions that MCA modeled as
+  /// part of the instruction (RefillCounts::FoldedIterations): not in Instructions.
+  uint64_t FoldedIterations = 0;
   uint64_t PartialSegments = 0;
   uint32_t Threads = 0;
-  /// Traced functions, most cycles first.
+  /// Traced functions, most cycles first; with replayed unmapped code also one
+  /// pseudo-function per module file name, "[unmapped] libc.so.6".
   std::vector<FunctionCost> Functions;
   /// Traced functions whose code came from the baseline (CfgMismatchPolicy::UseBaseline).
   std::vector<FunctionMismatch> Mismatches;
 
   double ipc() const { return Cycles ? double(Instructions) / Cycles : 0; }
-  /// The share of traced instructions that were simulated.
+  /// The share of traced instructions that were simulated (folded iterations included).
   double modeledShare() const {
-    return TraceInstructions ? double(Instructions) / TraceInstructions : 0;
+    return TraceInstructions ? double(Instructions + FoldedIterations) / TraceInstructions
+                             : 0;
   }
   Json toJSON() const;
 };

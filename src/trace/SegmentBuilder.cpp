@@ -5,7 +5,8 @@
 /// ExitPlan). A run then only looks up its plan: its complete events go to the sink as
 /// they are, and only its first and last pieces may merge with the events of the runs
 /// before and after it (a segment that a superblock boundary cut, padding, or unmapped
-/// code that runs on).
+/// code that runs on). Kept unmapped code is never merged: each run of a chunk is one
+/// event, so that replay knows which instructions ran.
 #include "SegmentBuilder.h"
 #include "support/Error.h"
 
@@ -14,6 +15,8 @@
 namespace mlgo {
 
 SegmentSink::~SegmentSink() = default;
+
+llvm::Error SegmentSink::onCodeChunk(const CodeChunk &) { return llvm::Error::success(); }
 
 llvm::Error SegmentSink::onEvents(uint32_t ThreadId, llvm::ArrayRef<SegmentEvent> Events) {
   for (const SegmentEvent &E : Events)
@@ -36,11 +39,13 @@ llvm::Error SegmentBuilder::onSuperblock(const CollectorSuperblock &S, uint32_t)
   struct Located {
     Piece P;
     uint32_t FirstInstruction;
+    uint32_t FirstByte;
   };
   std::vector<Located> Pieces;
-  uint64_t Address = S.Address;
+  uint32_t Offset = 0;
   for (uint32_t I = 0; I < S.InstrLengths.size(); ++I) {
     uint32_t Length = S.InstrLengths[I];
+    uint64_t Address = S.Address + Offset;
     Piece P{SegmentEvent::Unmapped, S.ModuleId, 0, 1, Length};
     if (S.ModuleId && S.ModuleId == BinaryModule) {
       uint64_t LinkAddress = Address - Bias;
@@ -55,10 +60,15 @@ llvm::Error SegmentBuilder::onSuperblock(const CollectorSuperblock &S, uint32_t)
       ++Pieces.back().P.NumInstructions;
       Pieces.back().P.Bytes += Length;
     } else {
-      Pieces.push_back({P, I});
+      Pieces.push_back({P, I, Offset});
     }
-    Address += Length;
+    Offset += Length;
   }
+  if (KeepUnmappedCode)
+    for (Located &L : Pieces)
+      if (L.P.What == SegmentEvent::Unmapped)
+        if (llvm::Error E = keepCode(S, L.FirstInstruction, L.FirstByte, L.P))
+          return E;
 
   // A run through exit I executes the first ExitInstrCounts[I] instructions.
   std::vector<Piece> Run;
@@ -82,6 +92,22 @@ llvm::Error SegmentBuilder::onSuperblock(const CollectorSuperblock &S, uint32_t)
   return llvm::Error::success();
 }
 
+llvm::Error SegmentBuilder::keepCode(const CollectorSuperblock &S, uint32_t First,
+                                     uint32_t Offset, Piece &P) {
+  if (S.Bytes.size() < Offset + P.Bytes)
+    return stageError("the superblock at {:#x} came without its code", S.Address);
+  CodeChunk C;
+  C.Id = NumChunks++;
+  C.Module = S.ModuleId;
+  C.Address = S.Address + Offset;
+  C.InstrLengths.assign(S.InstrLengths.begin() + First,
+                        S.InstrLengths.begin() + First + P.NumInstructions);
+  C.Bytes.assign(S.Bytes.begin() + Offset, S.Bytes.begin() + Offset + P.Bytes);
+  P.What = SegmentEvent::UnmappedCode;
+  P.Index = C.Id;
+  return Sink.onCodeChunk(C);
+}
+
 void SegmentBuilder::addPlan(uint32_t ExitId, llvm::ArrayRef<Piece> Pieces) {
   if (Plans.size() <= ExitId) {
     Plans.resize(ExitId + 1);
@@ -95,8 +121,7 @@ void SegmentBuilder::addPlan(uint32_t ExitId, llvm::ArrayRef<Piece> Pieces) {
   // The events of a thread with no open event, as add() and close() would emit them.
   for (size_t I = 0; I < Pieces.size(); ++I) {
     const Piece &P = Pieces[I];
-    bool Complete = P.What == SegmentEvent::Segment &&
-                    P.Offset + P.Bytes == Image.segments()[P.Index].Size;
+    bool Complete = isComplete(P, P.Offset + P.Bytes);
     if (I + 1 == Pieces.size() && !Complete) {
       X.HasTail = true;
       Ends.Tail = P;
@@ -142,8 +167,7 @@ SegmentEvent *SegmentBuilder::add(ThreadState &T, const Piece &P, SegmentEvent *
   }
   E.Count += P.NumInstructions;
   T.NextOffset += P.Bytes;
-  // A segment that reached its end is complete: the next visit starts a new event.
-  if (P.What == SegmentEvent::Segment && T.NextOffset == Image.segments()[P.Index].Size)
+  if (isComplete(P, T.NextOffset))
     Out = close(T, Out);
   return Out;
 }
@@ -177,7 +201,8 @@ llvm::Expected<SegmentEvent *> SegmentBuilder::repeat(uint32_t ThreadId, ThreadS
   // Unmapped code or padding that runs on (a `rep` instruction in a library, say):
   // the first run left it open, and each repetition only adds to it.
   const Piece &Head = PlanPieces[ExitId].Head;
-  if (Plans[ExitId].Single && Head.What != SegmentEvent::Segment) {
+  if (Plans[ExitId].Single &&
+      (Head.What == SegmentEvent::Padding || Head.What == SegmentEvent::Unmapped)) {
     T.Pending.Count += uint64_t(Times) * Head.NumInstructions;
     return Out;
   }

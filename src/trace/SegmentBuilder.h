@@ -1,9 +1,11 @@
 /// \file
 /// Segment derivation: turns the collector's executed instruction runs into, per
 /// thread, the sequence of segments of the traced binary's CodeImage that ran, plus
-/// the instructions that ran elsewhere (other modules, startup code, PLT stubs).
+/// the instructions that ran elsewhere (other modules, startup code, PLT stubs), counted
+/// or kept as code chunks.
 #pragma once
 
+#include "CodeChunk.h"
 #include "CodeImage.h"
 #include "CollectorStream.h"
 
@@ -25,6 +27,9 @@ struct SegmentEvent {
     /// Count instructions outside any block: module Index (the collector's id; the main
     /// binary's id for its unmapped code such as PLT stubs and startup code).
     Unmapped,
+    /// The first Count instructions of code chunk Index: unmapped code whose bytes are
+    /// kept (SegmentBuilder's KeepUnmappedCode). One event per run: never merged.
+    UnmappedCode,
   };
   Kind What;
   uint32_t Index;
@@ -40,13 +45,19 @@ public:
   /// Several consecutive events of one thread (the builder hands over a run's
   /// precomputed events at once); the default calls onEvent() for each.
   virtual llvm::Error onEvents(uint32_t ThreadId, llvm::ArrayRef<SegmentEvent> Events);
+  /// A chunk of unmapped code, before the first event that runs it; the default
+  /// ignores it.
+  virtual llvm::Error onCodeChunk(const CodeChunk &C);
 };
 
 class SegmentBuilder : public CollectorStreamListener {
 public:
   /// \p Image is the binary the program ran: the module the collector flags as the
-  /// main executable.
-  SegmentBuilder(const CodeImage &Image, SegmentSink &Sink) : Image(Image), Sink(Sink) {}
+  /// main executable. With \p KeepUnmappedCode, code outside mapped blocks becomes code
+  /// chunks (one per superblock's stretch of it) and UnmappedCode events instead of
+  /// counts; the superblocks must then come with their bytes.
+  SegmentBuilder(const CodeImage &Image, SegmentSink &Sink, bool KeepUnmappedCode = false)
+      : Image(Image), Sink(Sink), KeepUnmappedCode(KeepUnmappedCode) {}
 
   llvm::Error onModule(const CollectorModule &M) override;
   llvm::Error onSuperblock(const CollectorSuperblock &S, uint32_t Index) override;
@@ -63,8 +74,8 @@ public:
 private:
   /// Consecutive instructions of a run that lie in one place.
   struct Piece {
-    SegmentEvent::Kind What;  ///< Segment (mapped), Padding or Unmapped
-    uint32_t Index;           ///< segment, or module for Unmapped
+    SegmentEvent::Kind What;  ///< Segment (mapped), Padding, Unmapped or UnmappedCode
+    uint32_t Index;           ///< segment, module for Unmapped, chunk for UnmappedCode
     uint32_t Offset;          ///< byte offset of the first instruction in the segment
     uint32_t NumInstructions;
     uint32_t Bytes;
@@ -93,7 +104,17 @@ private:
     uint64_t NextOffset = 0; ///< where the open segment continues
   };
 
+  /// Keeps the \p P.NumInstructions instructions of \p S from its \p First one, at byte
+  /// \p Offset, as a new code chunk, and makes \p P run it.
+  llvm::Error keepCode(const CollectorSuperblock &S, uint32_t First, uint32_t Offset,
+                       Piece &P);
   void addPlan(uint32_t ExitId, llvm::ArrayRef<Piece> Pieces);
+  /// Whether an event of \p P that has run up to byte \p End is complete, so that the
+  /// next piece starts a new event: a segment that reached its end, or a chunk's run.
+  bool isComplete(const Piece &P, uint64_t End) const {
+    return P.What == SegmentEvent::UnmappedCode ||
+           (P.What == SegmentEvent::Segment && End == Image.segments()[P.Index].Size);
+  }
   // The next three write the events they complete at \p Out and return its new end.
   /// A run through exit \p ExitId.
   SegmentEvent *run(ThreadState &T, uint32_t ExitId, SegmentEvent *Out);
@@ -124,6 +145,8 @@ private:
 
   const CodeImage &Image;
   SegmentSink &Sink;
+  bool KeepUnmappedCode;
+  uint32_t NumChunks = 0;
   uint32_t BinaryModule = 0;
   int64_t Bias = 0;
   std::vector<ExitPlan> Plans;       ///< by exit id

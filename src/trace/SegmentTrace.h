@@ -18,6 +18,15 @@
 ///     4 padding    index (the segment before the padding), instructions
 ///     5 unmapped   module id, instructions
 ///     6 module     module id, path (length, bytes); precedes its first unmapped event
+///
+/// Version 2 adds unmapped code kept as bytes (trace record --keep-unmapped): a code
+/// chunk is defined once, before the first event that runs it, and unmapped code that
+/// ran is an event naming its chunk instead of a count:
+///     7 chunk          chunk id (0, 1, 2... in order), module id, run-time address,
+///                      instruction count n, n instruction lengths (bytes), the code
+///     8 unmapped code  chunk id, instructions (1..n, run from the chunk's start)
+/// The writer writes version 2 only when asked to keep unmapped code, so every other
+/// trace stays byte for byte what version 1 wrote; readers read both.
 #pragma once
 
 #include "CodeImage.h"
@@ -54,21 +63,26 @@ SegmentTraceHeader describeImage(const CodeImage &Image);
 /// Writes a .bbtrace through a temporary file; the file appears only on finish().
 class SegmentTraceWriter : public SegmentSink {
 public:
-  static constexpr uint32_t Version = 1;
+  /// The version without, and the version with, kept unmapped code.
+  static constexpr uint32_t Version = 1, VersionWithCode = 2;
 
+  /// \p KeepsUnmappedCode: a version 2 trace, which takes code chunks.
   static llvm::Expected<std::unique_ptr<SegmentTraceWriter>>
-  create(llvm::StringRef Path, const SegmentTraceHeader &Header);
+  create(llvm::StringRef Path, const SegmentTraceHeader &Header,
+         bool KeepsUnmappedCode = false);
   ~SegmentTraceWriter() override;
 
   /// Names a collector module for later unmapped events (written once per id).
   llvm::Error defineModule(uint32_t Id, llvm::StringRef Path);
   llvm::Error onEvent(uint32_t ThreadId, const SegmentEvent &E) override;
   llvm::Error onEvents(uint32_t ThreadId, llvm::ArrayRef<SegmentEvent> Events) override;
+  llvm::Error onCodeChunk(const CodeChunk &C) override;
   /// Writes the end record, closes the stream and renames the file into place.
   llvm::Error finish();
 
   uint64_t instructions() const { return Instructions; }
   uint64_t events() const { return Events; }
+  uint64_t codeChunks() const { return NumChunks; }
 
 private:
   SegmentTraceWriter() = default;
@@ -88,6 +102,8 @@ private:
   bool HaveThread = false;
   uint64_t Instructions = 0, Events = 0;
   std::vector<bool> DefinedModules;
+  bool KeepsUnmappedCode = false;
+  uint32_t NumChunks = 0;
 };
 
 /// Reads a .bbtrace incrementally.
@@ -96,6 +112,7 @@ public:
   static llvm::Expected<std::unique_ptr<SegmentTraceReader>> open(llvm::StringRef Path);
   ~SegmentTraceReader();
 
+  const std::string &path() const { return Path; }
   const SegmentTraceHeader &header() const { return Header; }
   /// Segment index → (function, block) in header(); instruction count of a segment.
   struct SegmentName {
@@ -103,6 +120,12 @@ public:
   };
   const std::vector<SegmentName> &segments() const { return Segments; }
   const std::vector<std::string> &modules() const { return Modules; }
+  /// The path of module \p Id, or "module N", or "(no module)" for 0.
+  std::string moduleName(uint32_t Id) const;
+  /// Whether unmapped code is kept as code chunks (version 2).
+  bool keepsUnmappedCode() const { return Version >= SegmentTraceWriter::VersionWithCode; }
+  /// The code chunks defined so far: each before the first event that runs it.
+  const std::vector<CodeChunk> &chunks() const { return Chunks; }
 
   /// The next event, its thread in \p ThreadId; false after the end record (whose
   /// totals were checked).
@@ -115,6 +138,14 @@ private:
   /// Makes at least \p N bytes available, unless the stream ends first.
   llvm::Error need(size_t N);
   llvm::Error corrupt(const llvm::Twine &Why) const;
+  llvm::Error truncated() const;
+  /// Reads the next \p N bytes of the record at Buf[Pos] from \p C into \p Out, making
+  /// them available first (\p C is renewed: Buf may move).
+  llvm::Error readBytes(ByteCursor &C, size_t N, std::vector<uint8_t> &Out);
+  /// Reads a chunk record's fields from \p C, which starts after its tag at Buf[Pos].
+  llvm::Error readChunk(ByteCursor &C);
+  /// Counts \p E, whose record ends at \p C, as the thread's next event.
+  bool event(const ByteCursor &C, uint32_t &Thread, const SegmentEvent &E);
 
   struct Impl;
   std::unique_ptr<Impl> I;
@@ -122,6 +153,8 @@ private:
   SegmentTraceHeader Header;
   std::vector<SegmentName> Segments;
   std::vector<std::string> Modules;
+  std::vector<CodeChunk> Chunks;
+  uint32_t Version = 0;
   std::vector<uint8_t> Buf;
   size_t Pos = 0;
   uint32_t ThreadId = 0;

@@ -11,8 +11,9 @@ namespace mlgo {
 
 class SegmentTraceListener final : public SegmentBuilder {
 public:
-  SegmentTraceListener(const CodeImage &Image, SegmentTraceWriter &Writer)
-      : SegmentBuilder(Image, Writer), Writer(Writer) {}
+  SegmentTraceListener(const CodeImage &Image, SegmentTraceWriter &Writer,
+                       bool KeepUnmappedCode = false)
+      : SegmentBuilder(Image, Writer, KeepUnmappedCode), Writer(Writer) {}
   llvm::Error onModule(const CollectorModule &M) override {
     if (llvm::Error E = Writer.defineModule(M.Id, M.Path))
       return E;

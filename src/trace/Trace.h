@@ -26,6 +26,9 @@ struct TraceRecordOptions {
   /// A progress line (instructions so far) on stderr, if it is a terminal and the
   /// recording takes more than a second.
   bool ShowProgress = true;
+  /// Keep the bytes of code that ran outside mapped code (libraries, startup code) for
+  /// replay --unmapped replay: a version 2 .bbtrace, larger.
+  bool KeepUnmappedCode = false;
 };
 
 /// What a written .bbtrace holds, and how long making it took (record and import).
@@ -38,6 +41,8 @@ struct WrittenTrace {
 
 struct TraceRecordResult : WrittenTrace {
   int ProgramExitCode = 0;
+  bool UnmappedCodeKept = false;
+  uint64_t CodeChunks = 0;
   Json toJSON() const;
 };
 
@@ -51,6 +56,10 @@ struct TraceSummary {
            PartialSegments = 0;
   std::map<uint32_t, uint64_t> InstructionsByThread;
   std::map<std::string, uint64_t> UnmappedByModule;
+  /// Whether unmapped code was kept as bytes (trace record --keep-unmapped): the
+  /// instructions that can be replayed, and the chunks of code that hold them.
+  bool UnmappedCodeKept = false;
+  uint64_t UnmappedCodeInstructions = 0, CodeChunks = 0, CodeChunkBytes = 0;
   /// The hottest functions and blocks, by instructions, most first.
   std::vector<std::pair<std::string, uint64_t>> HotFunctions, HotBlocks;
   Json toJSON() const;
@@ -61,7 +70,8 @@ llvm::Expected<TraceSummary> summarizeTrace(llvm::StringRef Path, size_t Top = 1
 
 /// Prints every event of a .bbtrace in stored order, one line each:
 /// "thread T: segment F block B segment S, N instructions", "partial ... from byte O",
-/// "padding after ...", or "unmapped in MODULE".
+/// "padding after ...", "unmapped in MODULE", or "unmapped code chunk C at ADDRESS in
+/// MODULE".
 llvm::Error printTraceEvents(llvm::StringRef Path, llvm::raw_ostream &OS);
 
 } // namespace mlgo

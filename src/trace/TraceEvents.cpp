@@ -32,12 +32,13 @@ llvm::Error printTraceEvents(llvm::StringRef Path, llvm::raw_ostream &OS) {
     case SegmentEvent::Padding:
       What = "padding after " + SegmentName(E.Index);
       break;
-    case SegmentEvent::Unmapped: {
-      const std::vector<std::string> &Modules = (*Reader)->modules();
-      What = "unmapped in " + (E.Index < Modules.size() && !Modules[E.Index].empty()
-                                   ? Modules[E.Index]
-                                   : E.Index ? "module " + std::to_string(E.Index)
-                                             : std::string("(no module)"));
+    case SegmentEvent::Unmapped:
+      What = "unmapped in " + (*Reader)->moduleName(E.Index);
+      break;
+    case SegmentEvent::UnmappedCode: {
+      const CodeChunk &C = (*Reader)->chunks()[E.Index];
+      What = fmt::format("unmapped code chunk {} at {:#x} in {}", C.Id, C.Address,
+                         (*Reader)->moduleName(C.Module));
       break;
     }
     }

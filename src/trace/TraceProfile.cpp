@@ -2,6 +2,8 @@
 /// Counting a trace's instructions per function.
 #include "TraceProfile.h"
 
+#include <algorithm>
+
 namespace mlgo {
 
 llvm::Expected<TraceProfile> profileTrace(llvm::StringRef Path) {
@@ -15,8 +17,9 @@ llvm::Expected<TraceProfile> profileTrace(llvm::StringRef Path) {
   P.FunctionInstructions.assign(P.Header.Functions.size(), 0);
   P.Executed.assign(P.Header.Functions.size(), false);
   llvm::Error Err = forEachEvent(**Reader, [&](uint32_t, const SegmentEvent &E) {
-    if (E.What == SegmentEvent::Unmapped) {
+    if (E.What == SegmentEvent::Unmapped || E.What == SegmentEvent::UnmappedCode) {
       P.UnmappedInstructions += E.Count;
+      P.UnmappedCodeInstructions += E.What == SegmentEvent::UnmappedCode ? E.Count : 0;
     } else {
       uint32_t F = P.Segments[E.Index].Function;
       P.FunctionInstructions[F] += E.Count;
@@ -27,6 +30,9 @@ llvm::Expected<TraceProfile> profileTrace(llvm::StringRef Path) {
   if (Err)
     return Err;
   P.Instructions = (*Reader)->instructions();
+  P.KeepsUnmappedCode = (*Reader)->keepsUnmappedCode();
+  for (uint32_t Id = 0; Id < std::max<size_t>((*Reader)->modules().size(), 1); ++Id)
+    P.ModuleNames.push_back((*Reader)->moduleName(Id));
   return P;
 }
 

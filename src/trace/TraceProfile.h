@@ -21,6 +21,12 @@ struct TraceProfile {
   std::vector<bool> Executed;
   uint64_t Instructions = 0;         ///< all traced instructions
   uint64_t UnmappedInstructions = 0; ///< outside mapped code
+  /// Whether unmapped code is kept as code chunks (a version 2 trace), and how many of
+  /// the unmapped instructions are in them.
+  bool KeepsUnmappedCode = false;
+  uint64_t UnmappedCodeInstructions = 0;
+  /// Per collector module id (0: no module, always there): its path or a stand-in.
+  std::vector<std::string> ModuleNames;
 };
 
 /// Reads the whole trace at \p Path.

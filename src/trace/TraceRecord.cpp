@@ -111,13 +111,14 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
     Stop();
     return Image.takeError();
   }
-  auto Writer = SegmentTraceWriter::create(Opts.Output, describeImage(*Image));
+  auto Writer = SegmentTraceWriter::create(Opts.Output, describeImage(*Image),
+                                           Opts.KeepUnmappedCode);
   if (!Writer) {
     Stop();
     return Writer.takeError();
   }
 
-  SegmentTraceListener Builder(*Image, **Writer);
+  SegmentTraceListener Builder(*Image, **Writer, Opts.KeepUnmappedCode);
   llvm::Error ReadError = readStream(Reader, Builder, Opts.ShowProgress);
   if (ReadError && !Reader.eof()) { // ours, not a truncated stream
     Stop();
@@ -143,6 +144,8 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
 
   TraceRecordResult Result{describeWrittenTrace(**Writer, Opts.Output, Start)};
   Result.ProgramExitCode = Done.ReturnCode;
+  Result.UnmappedCodeKept = Opts.KeepUnmappedCode;
+  Result.CodeChunks = (*Writer)->codeChunks();
   return Result;
 }
 
@@ -152,6 +155,8 @@ Json TraceRecordResult::toJSON() const {
               {"program_exit_code", ProgramExitCode},
               {"instructions", Instructions},
               {"events", Events},
+              {"unmapped_code_kept", UnmappedCodeKept},
+              {"code_chunks", CodeChunks},
               {"bytes", Bytes},
               {"seconds", Seconds}};
 }

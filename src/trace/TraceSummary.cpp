@@ -32,11 +32,17 @@ llvm::Expected<TraceSummary> summarizeTrace(llvm::StringRef Path, size_t Top) {
   S.Identity = H.Identity;
   std::vector<uint64_t> PerSegment((*Reader)->segments().size());
   std::map<uint32_t, uint64_t> UnmappedById;
+  const std::vector<CodeChunk> &Chunks = (*Reader)->chunks();
   llvm::Error Err = forEachEvent(**Reader, [&](uint32_t Thread, const SegmentEvent &E) {
     ++S.Events;
     S.InstructionsByThread[Thread] += E.Count;
     if (E.What == SegmentEvent::Unmapped) {
       UnmappedById[E.Index] += E.Count;
+      return llvm::Error::success();
+    }
+    if (E.What == SegmentEvent::UnmappedCode) {
+      UnmappedById[Chunks[E.Index].Module] += E.Count;
+      S.UnmappedCodeInstructions += E.Count;
       return llvm::Error::success();
     }
     PerSegment[E.Index] += E.Count;
@@ -48,12 +54,12 @@ llvm::Expected<TraceSummary> summarizeTrace(llvm::StringRef Path, size_t Top) {
   if (Err)
     return Err;
   S.Instructions = (*Reader)->instructions();
-  for (auto &[Id, Count] : UnmappedById) {
-    const auto &Modules = (*Reader)->modules();
-    S.UnmappedByModule[Id < Modules.size() && !Modules[Id].empty()
-                           ? Modules[Id]
-                           : (Id ? "module " + std::to_string(Id) : "(no module)")] += Count;
-  }
+  for (auto &[Id, Count] : UnmappedById)
+    S.UnmappedByModule[(*Reader)->moduleName(Id)] += Count;
+  S.UnmappedCodeKept = (*Reader)->keepsUnmappedCode();
+  S.CodeChunks = Chunks.size();
+  for (const CodeChunk &C : Chunks)
+    S.CodeChunkBytes += C.Bytes.size();
   std::map<std::string, uint64_t> Functions, Blocks;
   const auto &Names = (*Reader)->segments();
   for (size_t I = 0; I < PerSegment.size(); ++I) {
@@ -90,6 +96,10 @@ Json TraceSummary::toJSON() const {
               {"partial_segments", PartialSegments},
               {"threads", Threads},
               {"unmapped_by_module", UnmappedByModule},
+              {"unmapped_code_kept", UnmappedCodeKept},
+              {"unmapped_code_instructions", UnmappedCodeInstructions},
+              {"code_chunks", CodeChunks},
+              {"code_chunk_bytes", CodeChunkBytes},
               {"hot_functions", Pairs(HotFunctions)},
               {"hot_blocks", Pairs(HotBlocks)}};
 }

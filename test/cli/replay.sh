@@ -82,6 +82,33 @@ check "named in the error" grep -q "^mlgo-ra: error: --mcpu: 'pentium-of-the-fut
 
 run "$MLGO_RA" replay --trace "$trace" --code "$base" --unmapped replay
 check "--unmapped replay on a trace without unmapped bytes is bad input (2)" [ "$code" = 2 ]
+check "named in the error, which says how to record one" \
+  [ "$err" = "mlgo-ra: error: $trace: holds no bytes of unmapped code to replay (record it with trace record --keep-unmapped, or use --unmapped skip)" ]
+
+# Unmapped code replayed from its recorded bytes, on a program that runs mostly in libc.
+loops=$work/loops
+"$CLANG" -O2 -fbasic-block-address-map "$SRC/test/programs/libc_loops.c" -o "$loops" || exit 1
+"$MLGO_RA" trace record --binary "$loops" -o "$work/loops.bbtrace" --keep-unmapped -- "$loops" \
+  >/dev/null 2>&1 || { echo "FAILED: trace record --keep-unmapped"; exit 1; }
+run "$MLGO_RA" replay --trace "$work/loops.bbtrace" --code "$loops" --unmapped replay --json
+check "--unmapped replay on a trace that kept the bytes succeeds" [ "$code" = 0 ]
+check "it models every traced instruction (iterations of rep instructions folded)" \
+  [ "$(($(json_number instructions) + $(json_number folded_iterations)))" = "$(json_number trace_instructions)" ]
+check "it replayed every unmapped one" \
+  [ "$(json_number unmapped_replayed)" = "$(json_number unmapped_instructions)" ]
+check "and skipped none" [ "$(json_number unmapped_skipped)" = 0 ]
+check "libc's cycles are a pseudo-function" grep -q '"function": "\[unmapped\] libc.so.6"' <<<"$out"
+run "$MLGO_RA" replay --trace "$work/loops.bbtrace" --code "$loops" --unmapped replay
+check "the text says so" \
+  grep -q "^  modeled    100.00% of [0-9]* traced instructions (--unmapped replay: [0-9]* unmapped replayed, 0 skipped, [0-9]* rep iterations folded)$" <<<"$out"
+run "$MLGO_RA" replay --trace "$work/loops.bbtrace" --baseline "$loops" --candidate "$loops" \
+  --unmapped replay --json
+check "the baseline against itself, unmapped code included, is exactly 0" \
+  [ "$code" = 0 -a "$(json_number speedup)" = "0.0" ]
+head -c 3000 "$work/loops.bbtrace" >"$work/loops-cut.bbtrace"
+run "$MLGO_RA" replay --trace "$work/loops-cut.bbtrace" --code "$loops" --unmapped replay
+check "a truncated trace with unmapped code is bad input (2)" [ "$code" = 2 ]
+check "named in the error" grep -q "^mlgo-ra: error: $work/loops-cut.bbtrace: " <<<"$err"
 
 run "$MLGO_RA" replay --trace "$trace"
 check "no code to replay is a usage error (2)" [ "$code" = 2 ]

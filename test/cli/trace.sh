@@ -90,6 +90,32 @@ check "the threads' counts add up to the total" \
 check "the first worker's function ran" grep -q '"name": "count_odd"' <<<"$out"
 check "and the second's" grep -q '"name": "sum_squares"' <<<"$out"
 
+# Unmapped code kept as bytes, on a program that runs mostly in libc.
+"$CLANG" -O2 -fbasic-block-address-map "$SRC/test/programs/libc_loops.c" -o "$work/loops" || exit 1
+# Both recorded alike: where stdout goes changes what libc runs.
+run "$MLGO_RA" trace record --binary "$work/loops" -o "$work/counted.bbtrace" -- "$work/loops"
+run "$MLGO_RA" trace record --binary "$work/loops" -o "$work/kept.bbtrace" --keep-unmapped -- "$work/loops"
+check "record --keep-unmapped succeeds" [ "$code" = 0 ]
+check "saying how many chunks of code it kept" grep -q " chunks of unmapped code, " <<<"$err"
+run "$MLGO_RA" trace show "$work/kept.bbtrace"
+check "show says the unmapped code is kept" \
+  grep -q "^  unmapped code kept: [0-9]* instructions in [0-9]* chunks (.* KB of code)$" <<<"$out"
+kept_modules=$(sed -n '/^unmapped instructions by module:/,$p' <<<"$out")
+run "$MLGO_RA" trace show "$work/counted.bbtrace"
+check "and of a trace without, that it is only counted" \
+  grep -q "^  unmapped code counted only (trace record --keep-unmapped keeps its bytes)$" <<<"$out"
+check "both hold the same unmapped instructions per module" \
+  [ "$kept_modules" = "$(sed -n '/^unmapped instructions by module:/,$p' <<<"$out")" ]
+run "$MLGO_RA" trace show "$work/kept.bbtrace" --json
+check "show --json says so too" grep -q '"unmapped_code_kept": true' <<<"$out"
+run "$MLGO_RA" trace show "$work/kept.bbtrace" --events
+check "show --events names each run's chunk" \
+  grep -q "^thread 1: unmapped code chunk [0-9]* at 0x[0-9a-f]* in .*/libc.so.6, [0-9]* instructions$" <<<"$out"
+head -c 3000 "$work/kept.bbtrace" >"$work/kept-cut.bbtrace"
+run "$MLGO_RA" trace show "$work/kept-cut.bbtrace"
+check "a truncated trace with unmapped code is bad input (2)" [ "$code" = 2 ]
+check "named in the error" grep -q "^mlgo-ra: error: $work/kept-cut.bbtrace: " <<<"$err"
+
 head -c 100 "$work/w.bbtrace" >"$work/cut.bbtrace"
 run "$MLGO_RA" trace show "$work/cut.bbtrace"
 check "a truncated trace is bad input (2)" [ "$code" = 2 ]

@@ -8,6 +8,8 @@
 #include "trace/CollectorStream.h"
 #include "trace/SegmentBuilder.h"
 #include "trace/SegmentTrace.h"
+#include "trace/Trace.h"
+#include "trace/TraceProfile.h"
 
 
 using namespace mlgo;
@@ -116,7 +118,7 @@ TEST_CASE("refilling a trace with its own binary gives back every traced address
   AddressSink Sink;
   RefillCounts Counts = requireOk(refillTrace(*Reader, Code, Sink));
   CHECK(Counts.Refilled == W.MappedAddresses.size());
-  CHECK(Counts.Refilled + Counts.Unmapped == Counts.TraceInstructions);
+  CHECK(Counts.Refilled + Counts.UnmappedSkipped == Counts.TraceInstructions);
   // Compared as a whole: a difference shows as a count, not a million lines.
   CHECK(Sink.Addresses == W.MappedAddresses);
 
@@ -144,5 +146,76 @@ TEST_CASE("refilling a trace with its own binary gives back every traced address
   CHECK(C.Candidate.Cycles == R.Cycles);
   CHECK(C.speedup() == 0.0);
   CHECK(C.deltas().front().delta() == 0);
+}
+#endif
+
+#ifdef MLGO_TEST_VALGRIND_LIB_DIR
+TEST_CASE("replay --unmapped replay models every traced instruction", "[replay]") {
+  initializeTargets();
+  std::string Dir = makeTempDir("replay-unmapped");
+  TraceRecordOptions Record;
+  Record.Binary = buildTestProgram("libc_loops", Dir);
+  Record.Command = {Record.Binary};
+  Record.Output = Dir + "/loops.bbtrace";
+  Record.Valgrind = MLGO_TEST_VALGRIND;
+  Record.ValgrindLibDir = MLGO_TEST_VALGRIND_LIB_DIR;
+  Record.ShowProgress = false;
+  Record.KeepUnmappedCode = true;
+  requireOk(runTraceRecord(Record));
+  TraceProfile Profile = requireOk(profileTrace(Record.Output));
+  REQUIRE(Profile.UnmappedCodeInstructions == Profile.UnmappedInstructions);
+
+  ReplayOptions Opts;
+  Opts.Trace = Record.Output;
+  Opts.ShowProgress = false;
+  Opts.Unmapped = UnmappedPolicy::Replay;
+  ReplayResult R = requireOk(runReplay(Opts, Record.Binary));
+  // Exactly every traced instruction, mapped and unmapped: simulated, or an iteration of
+  // a rep instruction (memcpy's rep movsb) folded into the one simulated.
+  CHECK(R.Instructions + R.FoldedIterations == Profile.Instructions);
+  CHECK(R.TraceInstructions == Profile.Instructions);
+  CHECK(R.UnmappedReplayed == Profile.UnmappedInstructions);
+  CHECK(R.UnmappedSkipped == 0);
+  CHECK(R.modeledShare() == 1.0);
+  // The modules' pseudo-functions hold the unmapped instructions, libc most of them.
+  uint64_t Cycles = 0, Unmapped = 0, Libc = 0;
+  for (const FunctionCost &F : R.Functions) {
+    Cycles += F.Cycles;
+    if (llvm::StringRef(F.Function).starts_with("[unmapped] "))
+      Unmapped += F.Instructions;
+    if (F.Function == "[unmapped] libc.so.6")
+      Libc = F.Instructions;
+  }
+  CHECK(Cycles == R.Cycles);
+  CHECK(Unmapped + R.FoldedIterations == R.UnmappedReplayed);
+  CHECK(Libc * 2 > R.Instructions);
+  // Iterations are not instructions: a few hundred per memcpy, not a few hundred
+  // thousand, and at most one simulated instruction per series of them.
+  CHECK(R.FoldedIterations > 0);
+  CHECK(R.FoldedIterations * 100 < R.Instructions);
+  CHECK(R.Cycles < R.Instructions);
+
+  // Skipped, the same trace models only the mapped instructions, in fewer cycles.
+  Opts.Unmapped = UnmappedPolicy::Skip;
+  ReplayResult Skipped = requireOk(runReplay(Opts, Record.Binary));
+  CHECK(Skipped.Instructions == Profile.Instructions - Profile.UnmappedInstructions);
+  CHECK(Skipped.UnmappedSkipped == Profile.UnmappedInstructions);
+  CHECK(Skipped.Cycles < R.Cycles);
+
+  // The same unmapped code runs in both: a binary against itself is still exactly 0.
+  Opts.Unmapped = UnmappedPolicy::Replay;
+  ReplayComparison C = requireOk(compareReplays(Opts, Record.Binary, Record.Binary));
+  CHECK(C.Baseline.Cycles == R.Cycles);
+  CHECK(C.Candidate.Cycles == R.Cycles);
+  CHECK(C.speedup() == 0.0);
+
+  // A trace that only counts its unmapped code has none to replay.
+  Record.KeepUnmappedCode = false;
+  Record.Output = Dir + "/counted.bbtrace";
+  requireOk(runTraceRecord(Record));
+  Opts.Trace = Record.Output;
+  CHECK(requireError(runReplay(Opts, Record.Binary)) ==
+        Record.Output + ": holds no bytes of unmapped code to replay (record it with trace "
+                        "record --keep-unmapped, or use --unmapped skip)");
 }
 #endif

@@ -78,6 +78,9 @@ TEST_CASE("a .bbtrace round-trips its header and events", "[trace]") {
   REQUIRE(Reader->header().Functions.size() == Image.functions().size());
   CHECK(Reader->header().Functions[0].Key == Image.functions()[0].key());
   CHECK(Reader->segments().size() == Image.segments().size());
+  // Without kept unmapped code, the trace is version 1, as before version 2 existed.
+  CHECK(readFile(Dir + "/t.bbtrace")[8] == 1);
+  CHECK(!Reader->keepsUnmappedCode());
   std::vector<Recorded> Events = readAll(*Reader);
   REQUIRE(Events.size() == Image.segments().size() + 3);
   CHECK(Events[0] == Recorded{1, {SegmentEvent::Segment, 0, 0,
@@ -115,9 +118,87 @@ TEST_CASE("damaged and foreign .bbtrace files are refused", "[trace]") {
   OtherVersion[8] = 7;
   writeFile(Dir + "/v7.bbtrace", OtherVersion);
   CHECK(requireError(SegmentTraceReader::open(Dir + "/v7.bbtrace")) ==
-        Dir + "/v7.bbtrace: .bbtrace version 7, this mlgo-ra reads version 1");
+        Dir + "/v7.bbtrace: .bbtrace version 7, this mlgo-ra reads versions 1 and 2");
   CHECK(requireError(SegmentTraceReader::open(Dir + "/p")) ==
         Dir + "/p: not a .bbtrace file");
+}
+
+namespace mlgo {
+// In mlgo, for Catch to find it.
+bool operator==(const CodeChunk &A, const CodeChunk &B) {
+  return A.Id == B.Id && A.Module == B.Module && A.Address == B.Address &&
+         A.InstrLengths == B.InstrLengths && A.Bytes == B.Bytes;
+}
+} // namespace mlgo
+
+namespace {
+
+// Two chunks of x86-64 code: nop; mov %rax,%rbx (module 3) and ret (no module).
+const CodeChunk ChunkA{0, 3, 0x1000, {1, 3}, {0x90, 0x48, 0x89, 0xc3}};
+const CodeChunk ChunkB{1, 0, 0x2000, {1}, {0xc3}};
+
+/// A version 2 trace: chunk A run whole then in part, chunk B, and \p Last.
+std::string writeTraceWithCode(const CodeImage &Image, const std::string &Path,
+                               const SegmentEvent &Last) {
+  auto Writer = requireOk(SegmentTraceWriter::create(Path, describeImage(Image),
+                                                     /*KeepsUnmappedCode=*/true));
+  requireSuccess(Writer->defineModule(3, "/lib/libc.so.6"));
+  requireSuccess(Writer->onCodeChunk(ChunkA));
+  requireSuccess(Writer->onEvent(1, {SegmentEvent::UnmappedCode, 0, 0, 2}));
+  requireSuccess(Writer->onEvent(1, {SegmentEvent::UnmappedCode, 0, 0, 1}));
+  requireSuccess(Writer->onCodeChunk(ChunkB));
+  requireSuccess(Writer->onEvent(2, {SegmentEvent::UnmappedCode, 1, 0, 1}));
+  requireSuccess(Writer->onEvent(2, Last));
+  requireSuccess(Writer->finish());
+  return Path;
+}
+
+/// The error that reading \p Path to its end stops at.
+std::string readError(const std::string &Path) {
+  auto Reader = requireOk(SegmentTraceReader::open(Path));
+  return requireError(forEachEvent(*Reader, [](uint32_t, const SegmentEvent &) {
+    return llvm::Error::success();
+  }));
+}
+
+} // namespace
+
+TEST_CASE("a .bbtrace that keeps unmapped code reads back its chunks", "[trace]") {
+  std::string Dir = makeTempDir("bbtrace-code");
+  CodeImage Image = loadTestBinary(Dir);
+  SegmentEvent Whole{SegmentEvent::Segment, 0, 0, Image.segments()[0].NumInstructions};
+  std::string Path = writeTraceWithCode(Image, Dir + "/t.bbtrace", Whole);
+  CHECK(readFile(Path)[8] == 2);
+  auto Reader = requireOk(SegmentTraceReader::open(Path));
+  CHECK(Reader->keepsUnmappedCode());
+  CHECK(readAll(*Reader) == std::vector<Recorded>{{1, {SegmentEvent::UnmappedCode, 0, 0, 2}},
+                                                  {1, {SegmentEvent::UnmappedCode, 0, 0, 1}},
+                                                  {2, {SegmentEvent::UnmappedCode, 1, 0, 1}},
+                                                  {2, Whole}});
+  REQUIRE(Reader->chunks().size() == 2);
+  CHECK(Reader->chunks()[0] == ChunkA);
+  CHECK(Reader->chunks()[1] == ChunkB);
+  CHECK(Reader->moduleName(ChunkA.Module) == "/lib/libc.so.6");
+  CHECK(Reader->moduleName(ChunkB.Module) == "(no module)");
+  CHECK(Reader->instructions() == 4 + Whole.Count);
+
+  // An event that runs more than its chunk, or a chunk not defined before it.
+  writeTraceWithCode(Image, Dir + "/long.bbtrace", {SegmentEvent::UnmappedCode, 1, 0, 2});
+  CHECK(readError(Dir + "/long.bbtrace") ==
+        Dir + "/long.bbtrace: unmapped code event of 2 instructions in chunk 1, which has 1");
+  writeTraceWithCode(Image, Dir + "/undefined.bbtrace", {SegmentEvent::UnmappedCode, 2, 0, 1});
+  CHECK(readError(Dir + "/undefined.bbtrace") ==
+        Dir + "/undefined.bbtrace: unmapped code event of 1 instructions in chunk 2, which "
+              "is not defined before it");
+
+  // Cut anywhere, it fails to open or fails before its end record.
+  std::string Good = readFile(Path);
+  for (size_t Size = 12; Size < Good.size(); Size += 7) {
+    writeFile(Dir + "/cut.bbtrace", Good.substr(0, Size));
+    auto Cut = SegmentTraceReader::open(Dir + "/cut.bbtrace");
+    std::string Message = Cut ? readError(Dir + "/cut.bbtrace") : llvm::toString(Cut.takeError());
+    CHECK_THAT(Message, Catch::StartsWith(Dir + "/cut.bbtrace: "));
+  }
 }
 
 TEST_CASE("an unfinished .bbtrace leaves no file behind", "[trace]") {

@@ -1,6 +1,7 @@
 // trace record end to end on a real multi-threaded program: one stream per thread, each
 // worker's work in its own thread, and every instruction accounted for exactly.
 #include "CodeImage.h"
+#include "Disassembler.h"
 #include "SegmentTrace.h"
 #include "TestSupport.h"
 #include "Trace.h"
@@ -235,5 +236,74 @@ TEST_CASE("trace record follows each thread of a threaded program exactly", "[tr
   INFO("recorded " << Total << ", Lackey " << Lackey);
   CHECK(Total + 1000 > Lackey);
   CHECK(Lackey + 1000 > Total);
+}
+#endif
+
+#ifdef MLGO_TEST_VALGRIND_LIB_DIR
+TEST_CASE("trace record --keep-unmapped keeps the code of every unmapped instruction",
+          "[trace]") {
+  initializeTargets();
+  std::string Dir = makeTempDir("record-unmapped");
+  TraceRecordOptions Opts;
+  Opts.Binary = buildTestProgram("libc_loops", Dir);
+  Opts.Command = {Opts.Binary};
+  Opts.Valgrind = MLGO_TEST_VALGRIND;
+  Opts.ValgrindLibDir = MLGO_TEST_VALGRIND_LIB_DIR;
+  Opts.ShowProgress = false;
+  Opts.Output = Dir + "/counted.bbtrace";
+  TraceRecordResult Counted = requireOk(runTraceRecord(Opts));
+  Opts.Output = Dir + "/kept.bbtrace";
+  Opts.KeepUnmappedCode = true;
+  TraceRecordResult Kept = requireOk(runTraceRecord(Opts));
+  CHECK(Kept.UnmappedCodeKept);
+  CHECK(!Counted.UnmappedCodeKept);
+  CHECK(Counted.CodeChunks == 0);
+
+  // The same run: the same instructions, per module and per block; only the unmapped
+  // ones are now code.
+  TraceSummary C = requireOk(summarizeTrace(Dir + "/counted.bbtrace"));
+  TraceSummary K = requireOk(summarizeTrace(Dir + "/kept.bbtrace"));
+  CHECK(K.Instructions == C.Instructions);
+  CHECK(K.MappedInstructions == C.MappedInstructions);
+  CHECK(K.HotBlocks == C.HotBlocks);
+  CHECK(K.UnmappedByModule == C.UnmappedByModule);
+  CHECK(!C.UnmappedCodeKept);
+  CHECK(K.UnmappedCodeKept);
+  CHECK(K.UnmappedCodeInstructions == K.Instructions - K.MappedInstructions);
+  CHECK(K.CodeChunks == Kept.CodeChunks);
+  // Most of the program's work is libc's.
+  CHECK(K.UnmappedCodeInstructions * 2 > K.Instructions);
+
+  // Every chunk decodes fully, each instruction in exactly its recorded length (LLVM
+  // decodes a lock prefix as an instruction of its own: one recorded instruction may be
+  // two decoded ones).
+  auto Reader = requireOk(SegmentTraceReader::open(Dir + "/kept.bbtrace"));
+  requireSuccess(forEachEvent(*Reader, [](uint32_t, const SegmentEvent &) {
+    return llvm::Error::success();
+  }));
+  REQUIRE(Reader->chunks().size() == K.CodeChunks);
+  auto Dis = requireOk(Disassembler::create(llvm::Triple("x86_64-linux-gnu")));
+  uint64_t Instructions = 0, Bytes = 0;
+  for (const CodeChunk &Chunk : Reader->chunks()) {
+    uint32_t Offset = 0;
+    for (uint8_t Length : Chunk.InstrLengths) {
+      uint32_t End = Offset + Length;
+      std::optional<DecodedInstruction> Decoded;
+      while (Offset < End &&
+             (Decoded = Dis->decode(llvm::ArrayRef(Chunk.Bytes).slice(Offset, End - Offset),
+                                    Chunk.Address + Offset)))
+        Offset += Decoded->Size;
+      if (Offset != End) // not REQUIRE: thousands of them
+        FAIL("chunk " << Chunk.Id << " in " << Reader->moduleName(Chunk.Module)
+                      << ": the instruction at " << llvm::utohexstr(Chunk.Address + End - Length)
+                      << " does not decode in its " << unsigned(Length) << " bytes");
+      ++Instructions;
+    }
+    CHECK(Offset == Chunk.Bytes.size());
+    Bytes += Chunk.Bytes.size();
+  }
+  CHECK(Bytes == K.CodeChunkBytes);
+  INFO(Instructions << " instructions in " << K.CodeChunks << " chunks");
+  CHECK(Instructions > 1000);
 }
 #endif

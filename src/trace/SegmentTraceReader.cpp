@@ -1,0 +1,283 @@
+/// \file
+/// Reading .bbtrace files (format in SegmentTrace.h) with zstd streaming.
+#include "SegmentTrace.h"
+#include "SegmentTraceFormat.h"
+#include "support/ByteCursor.h"
+#include "support/Error.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Endian.h"
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fmt/format.h>
+#include <zstd.h>
+
+namespace mlgo {
+
+namespace {
+using F = BbtraceFormat;
+} // namespace
+
+struct SegmentTraceReader::Impl {
+  ZSTD_DCtx *Ctx = ZSTD_createDCtx();
+  std::FILE *File = nullptr;
+  std::vector<char> In = std::vector<char>(ZSTD_DStreamInSize());
+  /// Decompressed output, reused: need() runs once per record.
+  std::vector<char> Out = std::vector<char>(ZSTD_DStreamOutSize());
+  ZSTD_inBuffer InBuf{nullptr, 0, 0};
+  bool FileEnded = false;
+  ~Impl() {
+    ZSTD_freeDCtx(Ctx);
+    if (File)
+      std::fclose(File);
+  }
+};
+
+SegmentTraceReader::~SegmentTraceReader() = default;
+
+llvm::Error SegmentTraceReader::corrupt(const llvm::Twine &Why) const {
+  return inputError(Path, "{}", Why.str());
+}
+
+llvm::Error SegmentTraceReader::need(size_t N) {
+  if (Pos > F::FlushSize) {
+    Buf.erase(Buf.begin(), Buf.begin() + Pos);
+    Pos = 0;
+  }
+  std::vector<char> &Out = I->Out;
+  while (Buf.size() - Pos < N) {
+    if (I->InBuf.pos == I->InBuf.size) {
+      if (I->FileEnded)
+        return llvm::Error::success();
+      size_t Got = std::fread(I->In.data(), 1, I->In.size(), I->File);
+      if (Got == 0) {
+        I->FileEnded = true;
+        continue;
+      }
+      I->InBuf = {I->In.data(), Got, 0};
+    }
+    ZSTD_outBuffer O{Out.data(), Out.size(), 0};
+    size_t R = ZSTD_decompressStream(I->Ctx, &O, &I->InBuf);
+    if (ZSTD_isError(R))
+      return corrupt(llvm::Twine("corrupt compressed data: ") + ZSTD_getErrorName(R));
+    Buf.insert(Buf.end(), Out.data(), Out.data() + O.pos);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<SegmentTraceReader>>
+SegmentTraceReader::open(llvm::StringRef Path) {
+  std::unique_ptr<SegmentTraceReader> R(new SegmentTraceReader());
+  R->I = std::make_unique<Impl>();
+  R->Path = Path.str();
+  R->I->File = std::fopen(R->Path.c_str(), "rb");
+  if (!R->I->File)
+    return inputError(Path, "cannot read: {}", std::strerror(errno));
+  char Start[12];
+  if (std::fread(Start, 1, sizeof(Start), R->I->File) != sizeof(Start) ||
+      std::memcmp(Start, F::Magic, sizeof(F::Magic)) != 0)
+    return inputError(Path, "not a .bbtrace file");
+  R->Version = llvm::support::endian::read32le(Start + 8);
+  if (R->Version != SegmentTraceWriter::Version &&
+      R->Version != SegmentTraceWriter::VersionWithCode)
+    return inputError(Path, ".bbtrace version {}, this mlgo-ra reads versions {} and {}",
+                      R->Version, SegmentTraceWriter::Version,
+                      SegmentTraceWriter::VersionWithCode);
+
+  if (llvm::Error E = R->need(10))
+    return E;
+  ByteCursor Length{R->Buf.data(), R->Buf.data() + R->Buf.size()};
+  uint64_t HeaderSize = Length.varint();
+  size_t HeaderStart = Length.P - R->Buf.data();
+  if (Length.Short || HeaderSize > (1u << 30))
+    return R->corrupt("truncated .bbtrace header");
+  if (llvm::Error E = R->need(HeaderStart + HeaderSize))
+    return E;
+  if (R->Buf.size() < HeaderStart + HeaderSize)
+    return R->corrupt("truncated .bbtrace header");
+  ByteCursor C{R->Buf.data() + HeaderStart, R->Buf.data() + HeaderStart + HeaderSize};
+  SegmentTraceHeader &H = R->Header;
+  H.Identity = C.string(C.varint());
+  H.BinaryPath = C.string(C.varint());
+  uint64_t NumFunctions = C.varint();
+  for (uint64_t F = 0; F < NumFunctions && !C.Short; ++F) {
+    TracedFunction TF{C.string(C.varint()), {}};
+    uint64_t NumBlocks = C.varint();
+    for (uint64_t B = 0; B < NumBlocks && !C.Short; ++B) {
+      TracedBlock TB{static_cast<uint32_t>(C.varint()), {}};
+      uint64_t NumSegments = C.varint();
+      for (uint64_t S = 0; S < NumSegments && !C.Short; ++S) {
+        TB.SegmentInstructions.push_back(C.varint());
+        R->Segments.push_back({static_cast<uint32_t>(F), static_cast<uint32_t>(B),
+                               static_cast<uint32_t>(S), TB.SegmentInstructions.back()});
+      }
+      TF.Blocks.push_back(std::move(TB));
+    }
+    H.Functions.push_back(std::move(TF));
+  }
+  if (C.Short || C.P != C.E)
+    return R->corrupt("malformed .bbtrace header");
+  R->Pos = HeaderStart + HeaderSize;
+  return R;
+}
+
+llvm::Error SegmentTraceReader::truncated() const {
+  return corrupt("truncated: no end record (was the recording interrupted?)");
+}
+
+llvm::Error SegmentTraceReader::readBytes(ByteCursor &C, size_t N, std::vector<uint8_t> &Out) {
+  size_t At = C.P - Buf.data();
+  if (llvm::Error Err = need(At - Pos + N))
+    return Err;
+  C = {Buf.data() + At, Buf.data() + Buf.size()};
+  C.bytes(N, Out);
+  return C.Short ? truncated() : llvm::Error::success();
+}
+
+llvm::Error SegmentTraceReader::readChunk(ByteCursor &C) {
+  CodeChunk Chunk;
+  uint64_t Id = C.varint(), Module = C.varint();
+  Chunk.Address = C.varint();
+  uint64_t NumInstructions = C.varint();
+  if (C.Short)
+    return truncated();
+  if (Id != Chunks.size() || Module > (1u << 20) || NumInstructions == 0 ||
+      NumInstructions > 4096)
+    return corrupt(fmt::format("malformed code chunk record (chunk {})", Chunks.size()));
+  if (llvm::Error Err = readBytes(C, NumInstructions, Chunk.InstrLengths))
+    return Err;
+  if (llvm::is_contained(Chunk.InstrLengths, 0))
+    return corrupt(fmt::format("malformed code chunk record (chunk {})", Chunks.size()));
+  size_t Size = 0;
+  for (uint8_t Length : Chunk.InstrLengths)
+    Size += Length;
+  if (llvm::Error Err = readBytes(C, Size, Chunk.Bytes))
+    return Err;
+  Chunk.Id = Id;
+  Chunk.Module = Module;
+  Chunks.push_back(std::move(Chunk));
+  return llvm::Error::success();
+}
+
+std::string SegmentTraceReader::moduleName(uint32_t Id) const {
+  if (Id < Modules.size() && !Modules[Id].empty())
+    return Modules[Id];
+  return Id ? "module " + std::to_string(Id) : "(no module)";
+}
+
+bool SegmentTraceReader::event(const ByteCursor &C, uint32_t &Thread, const SegmentEvent &E) {
+  Pos = C.P - Buf.data();
+  Thread = ThreadId;
+  Instructions += E.Count;
+  ++Events;
+  return true;
+}
+
+llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E) {
+  for (;;) {
+    if (Ended)
+      return false;
+    // Every record but a module's and a chunk's fits in 64 bytes; those two ask for the
+    // rest below.
+    if (llvm::Error Err = need(64))
+      return Err;
+    ByteCursor C{Buf.data() + Pos, Buf.data() + Buf.size()};
+    uint64_t Tag = C.varint();
+    if (C.Short)
+      return truncated();
+    switch (Tag) {
+    case F::TagEnd: {
+      uint64_t Total = C.varint(), Count = C.varint();
+      if (C.Short)
+        return corrupt("truncated end record");
+      if (Total != Instructions || Count != Events)
+        return corrupt(fmt::format("end record counts {} instructions in {} events, "
+                                     "the trace holds {} in {}",
+                                     Total, Count, Instructions, Events));
+      Ended = true;
+      Pos = C.P - Buf.data();
+      return false;
+    }
+    case F::TagThread:
+      ThreadId = C.varint();
+      break;
+    case F::TagModule: {
+      uint64_t Id = C.varint(), Length = C.varint();
+      if (C.Short || Id > (1u << 20) || Length > 4096)
+        return corrupt("malformed module record");
+      std::vector<uint8_t> Path;
+      if (llvm::Error Err = readBytes(C, Length, Path))
+        return Err;
+      if (Modules.size() <= Id)
+        Modules.resize(Id + 1);
+      Modules[Id].assign(Path.begin(), Path.end());
+      break;
+    }
+    case F::TagChunk:
+      if (!keepsUnmappedCode())
+        return corrupt(fmt::format("unknown record tag {}", Tag));
+      if (llvm::Error Err = readChunk(C))
+        return Err;
+      break;
+    case F::TagUnmappedCode: {
+      uint64_t Chunk = C.varint(), Count = C.varint();
+      if (C.Short)
+        return truncated();
+      if (!keepsUnmappedCode() || Chunk >= Chunks.size() || Count == 0 ||
+          Count > Chunks[Chunk].numInstructions())
+        return corrupt(fmt::format("unmapped code event of {} instructions in chunk {}, "
+                                   "which {}",
+                                   Count, Chunk,
+                                   Chunk < Chunks.size()
+                                       ? fmt::format("has {}", Chunks[Chunk].numInstructions())
+                                       : std::string("is not defined before it")));
+      E = {SegmentEvent::UnmappedCode, static_cast<uint32_t>(Chunk), 0, Count};
+      return event(C, Thread, E);
+    }
+    case F::TagSegment:
+    case F::TagPartial:
+    case F::TagPadding:
+    case F::TagUnmapped: {
+      E.What = Tag == F::TagSegment   ? SegmentEvent::Segment
+               : Tag == F::TagPartial ? SegmentEvent::PartialSegment
+               : Tag == F::TagPadding ? SegmentEvent::Padding
+                                   : SegmentEvent::Unmapped;
+      uint64_t Index = C.varint();
+      E.Offset = Tag == F::TagPartial ? C.varint() : 0;
+      // A whole segment's instruction count is in the header, not in the record.
+      uint64_t Count = Tag == F::TagSegment ? 0 : C.varint();
+      if (C.Short)
+        return truncated();
+      if (Tag != F::TagUnmapped && Index >= Segments.size())
+        return corrupt(fmt::format("segment {} is not in the header", Index));
+      E.Index = Index;
+      E.Count = Tag == F::TagSegment ? Segments[Index].Instructions : Count;
+      return event(C, Thread, E);
+    }
+    default:
+      return corrupt(fmt::format("unknown record tag {}", Tag));
+    }
+    if (C.Short)
+      return truncated();
+    Pos = C.P - Buf.data();
+  }
+}
+
+llvm::Error
+forEachEvent(SegmentTraceReader &Reader,
+             llvm::function_ref<llvm::Error(uint32_t ThreadId, const SegmentEvent &E)> OnEvent) {
+  uint32_t Thread;
+  SegmentEvent E;
+  for (;;) {
+    auto More = Reader.next(Thread, E);
+    if (!More)
+      return More.takeError();
+    if (!*More)
+      return llvm::Error::success();
+    if (llvm::Error Err = OnEvent(Thread, E))
+      return Err;
+  }
+}
+
+} // namespace mlgo
