@@ -68,37 +68,42 @@ llvm::Expected<Evaluation> Evaluator::evaluate(const Policy &P, llvm::StringRef 
   Result.CompileSeconds = secondsSince(Start);
 
   Start = std::chrono::steady_clock::now();
-  auto Key = hashObjects(*Variant);
+  auto Cycles = replayVariant(*Variant, Result.ReplayReused);
+  llvm::sys::fs::remove_directories(Directory); // whatever the replay's outcome
+  if (!Cycles)
+    return Cycles.takeError();
+  Result.Cycles = *Cycles;
+  Result.ReplaySeconds = secondsSince(Start);
+  Result.Speedup = Result.Cycles && DefaultCycles ? double(DefaultCycles) / Result.Cycles - 1 : 0;
+  return Result;
+}
+
+llvm::Expected<uint64_t> Evaluator::replayVariant(const VariantResult &Variant,
+                                                  bool &Reused) {
+  auto Key = hashObjects(Variant);
   if (!Key)
     return Key.takeError();
   {
     std::lock_guard<std::mutex> Guard(CacheLock);
     auto It = ReplayedCycles.find(*Key);
-    if (It != ReplayedCycles.end()) {
-      Result.Cycles = It->second;
-      Result.ReplayReused = true;
-    }
+    Reused = It != ReplayedCycles.end();
+    if (Reused)
+      return It->second;
   }
-  if (!Result.ReplayReused) {
-    ReplayOptions Replaying;
-    Replaying.Trace = Opts.Trace;
-    Replaying.CPU = Opts.CPU;
-    // Traced functions without bitcode (libraries, assembly) run the baseline's code,
-    // the same in every variant.
-    Replaying.OnCfgMismatch = CfgMismatchPolicy::UseBaseline;
-    Replaying.RecordedBinary = Opts.Baseline;
-    Replaying.ShowProgress = false;
-    auto Replayed = runReplay(Replaying, Directory);
-    if (!Replayed)
-      return Replayed.takeError();
-    Result.Cycles = Replayed->Cycles;
-    std::lock_guard<std::mutex> Guard(CacheLock);
-    ReplayedCycles[*Key] = Result.Cycles;
-  }
-  llvm::sys::fs::remove_directories(Directory);
-  Result.ReplaySeconds = secondsSince(Start);
-  Result.Speedup = Result.Cycles && DefaultCycles ? double(DefaultCycles) / Result.Cycles - 1 : 0;
-  return Result;
+  ReplayOptions Replaying;
+  Replaying.Trace = Opts.Trace;
+  Replaying.CPU = Opts.CPU;
+  // Traced functions without bitcode (libraries, assembly) run the baseline's code, the
+  // same in every variant.
+  Replaying.OnCfgMismatch = CfgMismatchPolicy::UseBaseline;
+  Replaying.RecordedBinary = Opts.Baseline;
+  Replaying.ShowProgress = false;
+  auto Replayed = runReplay(Replaying, Variant.Directory);
+  if (!Replayed)
+    return Replayed.takeError();
+  std::lock_guard<std::mutex> Guard(CacheLock);
+  ReplayedCycles[*Key] = Replayed->Cycles;
+  return Replayed->Cycles;
 }
 
 } // namespace mlgo

@@ -53,6 +53,9 @@ private:
   Evaluator(EvaluatorOptions Opts, VariantPlan Plan)
       : Opts(std::move(Opts)), Plan(std::move(Plan)), Memo(this->Plan.Modules.size(), 16) {}
 
+  /// The predicted cycles of a compiled variant, replayed or from the cache.
+  llvm::Expected<uint64_t> replayVariant(const VariantResult &Variant, bool &Reused);
+
   EvaluatorOptions Opts;
   VariantPlan Plan;
   CompileMemo Memo;
