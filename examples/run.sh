@@ -55,16 +55,13 @@ echo "== export the best policy as llvm::RegAllocEvictModel for an LLVM release 
 echo
 echo "== summary (build/example)"
 speedup() { grep -o 'predicted speedup [-+][0-9.]*%' "$1" | sed 's/predicted speedup //'; }
-python3 - "$out/train.json" "$(speedup "$out/initial.txt")" "$(speedup "$out/stress.txt")" \
-  "$((SECONDS - start))" <<'PY'
-import json, sys
-t = json.load(open(sys.argv[1]))
-print(f"  trace            workload.bbtrace, subset of the corpus in corpus-subset/")
-print(f"  initial policy   {sys.argv[2]} predicted over default")
-print(f"  stressed hash.c  {sys.argv[3]} predicted over the traced binary")
-print(f"  trained policy   {100*t['initial_speedup']:+.3f}% at step 0, "
-      f"{100*t['final_speedup']:+.3f}% after {t['steps']} steps, best {100*t['best_speedup']:+.3f}%")
-print(f"                   train/best.json, curve in train/reward.svg")
-print(f"  exported         export/ (RegAllocEvictModel.h/.cpp; cmake flags in export/README.md)")
-print(f"  took             {sys.argv[4]} s")
-PY
+field() { grep -o "\"$1\": [^,}]*" "$out/train.json" | sed 's/.*: //'; }
+percent() { awk -v x="$(field "$1")" 'BEGIN { printf "%+.3f%%", 100 * x }'; }
+echo "  trace            workload.bbtrace, subset of the corpus in corpus-subset/"
+echo "  initial policy   $(speedup "$out/initial.txt") predicted over default"
+echo "  stressed hash.c  $(speedup "$out/stress.txt") predicted over the traced binary"
+echo "  trained policy   $(percent initial_speedup) at step 0, $(percent final_speedup) after" \
+  "$(field steps) steps, best $(percent best_speedup)"
+echo "                   train/best.json, curve in train/reward.svg"
+echo "  exported         export/ (RegAllocEvictModel.h/.cpp; cmake flags in export/README.md)"
+echo "  took             $((SECONDS - start)) s"
