@@ -57,11 +57,14 @@ int train(TrainFlags &F) {
         Record["compile_seconds"].get<double>(), Record["replay_seconds"].get<double>(), Left);
     (F.Json ? llvm::errs() : llvm::outs()) << "train: " << Line << "\n";
   };
+  F.Options.ReportError = reportError;
   auto R = runTrain(F.Options);
   if (!R) {
     int Code = reportError(R.takeError());
     return interruptRequested() ? int(Interrupted) : Code;
   }
+  if (!R->Leader) // another rank of an MPI job: the leader reports
+    return Success;
   if (F.Json) {
     llvm::outs() << dumpJson({{"steps", R->Steps},
                               {"initial_speedup", R->InitialSpeedup},
@@ -120,6 +123,10 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
                   "Kill a compile after this many seconds; its pair is dropped")
       ->default_val(O.CompileTimeoutSeconds);
   Cmd->add_flag("--resume", O.Resume, "Continue the run in the output directory");
+  Cmd->add_flag("--mpi", O.Mpi,
+                "Train on the ranks of an MPI job (mpirun -np N mlgo-ra train --mpi ...): "
+                "rank 0 owns the optimizer, log and checkpoint; every rank evaluates a "
+                "share of each step");
   Cmd->add_option("--report", Flags->Report,
                   "Write DIR/reward.svg from DIR/log.jsonl and exit");
   Cmd->add_flag("--json", Flags->Json, "Print the result as JSON (steps go to stderr)");

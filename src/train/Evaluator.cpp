@@ -45,7 +45,7 @@ llvm::Expected<std::unique_ptr<Evaluator>> Evaluator::create(const EvaluatorOpti
   if (!Plan)
     return Plan.takeError();
   std::unique_ptr<Evaluator> E(new Evaluator(Opts, std::move(*Plan)));
-  auto Default = E->evaluate(Policy::makeDefault(), "default");
+  auto Default = E->evaluate(Policy::makeDefault(), Opts.NamePrefix + "default");
   if (!Default)
     return Default.takeError();
   E->DefaultCycles = Default->Cycles;

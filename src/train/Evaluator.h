@@ -22,6 +22,7 @@ struct EvaluatorOptions {
   std::string Trace;    ///< the segment trace
   std::string Baseline; ///< the binary the trace was recorded on
   std::string WorkDir;  ///< variants (removed after each replay) and the middle-end cache
+  std::string NamePrefix; ///< of this process's variants (several may share WorkDir)
   std::string Clang = "clang-22";
   std::string CPU = "skylake";
   unsigned Jobs = 1; ///< for planning; evaluations themselves are single-threaded

@@ -5,6 +5,8 @@
 #include "Adam.h"
 #include "Directions.h"
 #include "Evaluator.h"
+#include "StepEvaluations.h"
+#include "Team.h"
 #include "compile/InteractiveCompile.h"
 #include "policy/Policy.h"
 #include "support/Error.h"
@@ -137,14 +139,6 @@ llvm::Error appendLine(const std::string &Path, const std::string &Line) {
   return llvm::Error::success();
 }
 
-Policy withParameters(const Policy &Init, const std::vector<float> &Parameters,
-                      std::string Name) {
-  Policy P = Init;
-  P.parameters() = Parameters;
-  P.setName(std::move(Name));
-  return P;
-}
-
 /// An exclusive lock on a training directory.
 class RunLock {
 public:
@@ -163,25 +157,84 @@ private:
   bool Held = false;
 };
 
-/// One evaluation of a step: the unperturbed policy (Direction -1) or a perturbation.
-struct Outcome {
-  int Direction = -1;
-  int Sign = 0;
-  std::optional<Evaluation> Result;
-  std::string Failure;
-};
-
-} // namespace
-
-llvm::Expected<TrainResult> runTrain(const TrainOptions &Opts) {
-  if (Opts.Perturbations == 0)
-    return inputError("--perturbations", "must be at least 1");
+/// The starting policy, which must have parameters to train.
+llvm::Expected<Policy> loadInitialPolicy(const TrainOptions &Opts) {
   auto Init = loadPolicy(Opts.Init);
   if (!Init)
     return Init.takeError();
   if (!Init->usesAdvisor())
     return inputError(Opts.Init, "has no parameters to train (it is LLVM's own heuristic); "
                                  "start from a network policy such as 'initial'");
+  return Init;
+}
+
+llvm::Expected<std::unique_ptr<Evaluator>> makeEvaluator(const TrainOptions &Opts,
+                                                         const Team &T) {
+  EvaluatorOptions Evaluating;
+  Evaluating.Corpus = Opts.Corpus;
+  Evaluating.Trace = Opts.Trace;
+  Evaluating.Baseline = Opts.Baseline;
+  Evaluating.WorkDir = Opts.Output + "/work";
+  Evaluating.NamePrefix = fmt::format("r{}-", T.rank());
+  Evaluating.Clang = Opts.Clang;
+  Evaluating.CPU = Opts.CPU;
+  Evaluating.Jobs = Opts.Jobs;
+  Evaluating.CompileTimeoutSeconds = Opts.CompileTimeoutSeconds;
+  return Evaluator::create(Evaluating);
+}
+
+/// Evaluates this rank's share of \p Step around \p Parameters and gathers every
+/// rank's evaluations on the leader.
+llvm::Expected<std::vector<StepEvaluation>>
+evaluateStep(Team &T, Evaluator &Eval, const Policy &Init, const TrainOptions &Opts,
+             uint64_t Step, const std::vector<float> &Parameters,
+             std::vector<std::vector<float>> &Directions) {
+  Directions.assign(Opts.Perturbations, {});
+  for (uint32_t D = 0; D < Opts.Perturbations; ++D)
+    Directions[D] = perturbationDirection(Opts.Seed, Step, D, Parameters.size());
+  std::vector<StepEvaluation> Evaluations = layoutStep(Opts.Perturbations);
+  StepShare Share;
+  Share.Step = Step;
+  Share.Offset = T.rank();
+  Share.Stride = T.size();
+  Share.Jobs = Opts.Jobs;
+  Share.Sigma = Opts.Sigma;
+  Share.NamePrefix = fmt::format("r{}-", T.rank());
+  if (llvm::Error E = evaluateShare(Eval, Init, Parameters, Directions, Share, Evaluations))
+    return E;
+  if (llvm::Error E = T.gather(Evaluations))
+    return E;
+  return Evaluations;
+}
+
+/// A rank other than the leader: evaluates its share of each step it is sent.
+llvm::Expected<TrainResult> follow(Team &T, const TrainOptions &Opts) {
+  auto Init = loadInitialPolicy(Opts);
+  if (!Init)
+    return Init.takeError();
+  auto Eval = makeEvaluator(Opts, T);
+  if (!Eval)
+    return Eval.takeError();
+  uint64_t Step = 0;
+  std::vector<float> Parameters;
+  std::vector<std::vector<float>> Directions;
+  while (true) {
+    auto More = T.shareStep(Step, Parameters);
+    if (!More)
+      return More.takeError();
+    if (!*More)
+      return TrainResult();
+    auto Evaluations = evaluateStep(T, **Eval, *Init, Opts, Step, Parameters, Directions);
+    if (!Evaluations)
+      return Evaluations.takeError();
+  }
+}
+
+/// Rank 0 (or the only process): the optimizer, the log and the checkpoint.
+llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts) {
+  auto Init = loadInitialPolicy(Opts);
+  if (!Init)
+    return Init.takeError();
   std::string Out = Opts.Output;
   std::string CheckpointPath = Out + "/" + TrainCheckpointFile;
   std::string LogPath = Out + "/" + TrainLogFile;
@@ -213,17 +266,7 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Opts) {
     State.Optimizer = Adam(Size, Opts.StepSize);
     llvm::sys::fs::remove(LogPath);
   }
-
-  EvaluatorOptions Evaluating;
-  Evaluating.Corpus = Opts.Corpus;
-  Evaluating.Trace = Opts.Trace;
-  Evaluating.Baseline = Opts.Baseline;
-  Evaluating.WorkDir = Out + "/work";
-  Evaluating.Clang = Opts.Clang;
-  Evaluating.CPU = Opts.CPU;
-  Evaluating.Jobs = Opts.Jobs;
-  Evaluating.CompileTimeoutSeconds = Opts.CompileTimeoutSeconds;
-  auto Eval = Evaluator::create(Evaluating);
+  auto Eval = makeEvaluator(Opts, T);
   if (!Eval)
     return Eval.takeError();
 
@@ -231,37 +274,23 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Opts) {
   Result.InitialSpeedup = State.InitialSpeedup;
   for (uint64_t Step = State.NextStep; Step < Opts.Iterations; ++Step) {
     auto StepStart = std::chrono::steady_clock::now();
-    std::vector<std::vector<float>> Directions(Opts.Perturbations);
-    std::vector<Outcome> Outcomes(1 + 2 * Opts.Perturbations);
-    for (uint32_t D = 0; D < Opts.Perturbations; ++D) {
-      Directions[D] = perturbationDirection(Opts.Seed, Step, D, Size);
-      Outcomes[1 + 2 * D] = {int(D), +1, std::nullopt, ""};
-      Outcomes[2 + 2 * D] = {int(D), -1, std::nullopt, ""};
-    }
-    if (llvm::Error E = runInParallel(Outcomes.size(), Opts.Jobs, [&](size_t I) -> llvm::Error {
-          Outcome &O = Outcomes[I];
-          std::vector<float> Theta = State.Parameters;
-          if (O.Direction >= 0)
-            for (size_t J = 0; J < Size; ++J)
-              Theta[J] += float(O.Sign * Opts.Sigma) * Directions[O.Direction][J];
-          std::string Name = fmt::format("step{}-{}", Step, I);
-          auto R = Eval->get()->evaluate(withParameters(*Init, Theta, Name), Name);
-          if (interruptRequested())
-            return R ? stageError("interrupted") : R.takeError();
-          if (R)
-            O.Result = *R;
-          else
-            O.Failure = llvm::toString(R.takeError());
-          return llvm::Error::success();
-        }))
-      return E;
+    uint64_t Announced = Step;
+    std::vector<float> Sent = State.Parameters;
+    if (auto Shared = T.shareStep(Announced, Sent); !Shared)
+      return Shared.takeError();
+    std::vector<std::vector<float>> Directions;
+    auto Evaluated =
+        evaluateStep(T, **Eval, *Init, Opts, Step, State.Parameters, Directions);
+    if (!Evaluated)
+      return Evaluated.takeError();
+    std::vector<StepEvaluation> &Outcomes = *Evaluated;
 
     // Pairs count only whole: a failed evaluation drops its partner too.
     std::vector<uint32_t> Kept;
     std::vector<double> Rewards;
     unsigned Failures = 0;
     std::string FirstFailure;
-    for (const Outcome &O : Outcomes)
+    for (const StepEvaluation &O : Outcomes)
       if (!O.Result) {
         ++Failures;
         if (FirstFailure.empty())
@@ -313,7 +342,7 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Opts) {
     }
     double Compile = 0, Replay = 0;
     unsigned CompilesReused = 0, ReplaysReused = 0;
-    for (const Outcome &O : Outcomes)
+    for (const StepEvaluation &O : Outcomes)
       if (O.Result) {
         Compile += O.Result->CompileSeconds;
         Replay += O.Result->ReplaySeconds;
@@ -348,10 +377,34 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Opts) {
     if (Opts.OnStep)
       Opts.OnStep(Record);
   }
+  T.release();
   Result.Steps = State.NextStep;
   Result.InitialSpeedup = State.InitialSpeedup;
   Result.BestSpeedup = State.BestSpeedup;
   Result.BestPolicy = Out + "/" + TrainBestPolicyFile;
+  return Result;
+}
+
+} // namespace
+
+llvm::Expected<TrainResult> runTrain(const TrainOptions &Opts) {
+  if (Opts.Perturbations == 0)
+    return inputError("--perturbations", "must be at least 1");
+  std::unique_ptr<Team> T;
+  if (Opts.Mpi) {
+    auto Joined = mpiTeam();
+    if (!Joined)
+      return Joined.takeError();
+    T = std::move(*Joined);
+  } else {
+    T = localTeam();
+  }
+  auto Result = T->leader() ? lead(*T, Opts) : follow(*T, Opts);
+  // The other ranks wait for this one: an error ends the whole job.
+  if (!Result && T->size() > 1)
+    T->abort(Opts.ReportError ? Opts.ReportError(Result.takeError()) : 1);
+  if (Result)
+    Result->Leader = T->leader();
   return Result;
 }
 

@@ -32,6 +32,10 @@ struct TrainOptions {
   std::string Clang = "clang-22";
   double CompileTimeoutSeconds = 600;
   bool Resume = false;
+  /// Train on the ranks of an MPI job (mpirun); rank 0 leads.
+  bool Mpi = false;
+  /// Prints an error and returns the exit code, before an MPI job is aborted.
+  std::function<int(llvm::Error)> ReportError;
   /// Called after every step with its log record.
   std::function<void(const Json &)> OnStep;
 };
@@ -42,6 +46,7 @@ struct TrainResult {
   double FinalSpeedup = 0;    ///< at the last step
   double BestSpeedup = 0;
   std::string BestPolicy;     ///< its file
+  bool Leader = true;         ///< false on the other ranks of an MPI job
 };
 
 /// Trains, or continues a run with Opts.Resume.

@@ -1,0 +1,96 @@
+/// \file
+/// Laying out, evaluating and serializing a step's evaluations.
+#include "StepEvaluations.h"
+#include "compile/InteractiveCompile.h"
+#include "support/Error.h"
+#include "support/ParallelWork.h"
+
+namespace mlgo {
+
+Json StepEvaluation::toJSON() const {
+  Json Out = {{"direction", Direction}, {"sign", Sign}, {"done", Done}};
+  if (Result)
+    Out["result"] = {{"speedup", Result->Speedup},
+                     {"cycles", Result->Cycles},
+                     {"decisions", Result->Decisions},
+                     {"compile_seconds", Result->CompileSeconds},
+                     {"replay_seconds", Result->ReplaySeconds},
+                     {"compile_reused", Result->CompileReused},
+                     {"replay_reused", Result->ReplayReused}};
+  else
+    Out["failure"] = Failure;
+  return Out;
+}
+
+llvm::Expected<StepEvaluation> StepEvaluation::fromJSON(const Json &Value) {
+  StepEvaluation E;
+  try {
+    E.Direction = Value.at("direction").get<int>();
+    E.Sign = Value.at("sign").get<int>();
+    E.Done = Value.at("done").get<bool>();
+    if (Value.contains("result")) {
+      const Json &R = Value["result"];
+      Evaluation Ev;
+      Ev.Speedup = R.at("speedup").get<double>();
+      Ev.Cycles = R.at("cycles").get<uint64_t>();
+      Ev.Decisions = R.at("decisions").get<uint64_t>();
+      Ev.CompileSeconds = R.at("compile_seconds").get<double>();
+      Ev.ReplaySeconds = R.at("replay_seconds").get<double>();
+      Ev.CompileReused = R.at("compile_reused").get<bool>();
+      Ev.ReplayReused = R.at("replay_reused").get<bool>();
+      E.Result = Ev;
+    } else {
+      E.Failure = Value.at("failure").get<std::string>();
+    }
+  } catch (const nlohmann::json::exception &Ex) {
+    return stageError("a rank sent a malformed evaluation: {}", Ex.what());
+  }
+  return E;
+}
+
+std::vector<StepEvaluation> layoutStep(unsigned Perturbations) {
+  std::vector<StepEvaluation> Out(1 + 2 * Perturbations);
+  for (unsigned D = 0; D < Perturbations; ++D) {
+    Out[1 + 2 * D].Direction = Out[2 + 2 * D].Direction = int(D);
+    Out[1 + 2 * D].Sign = +1;
+    Out[2 + 2 * D].Sign = -1;
+  }
+  return Out;
+}
+
+Policy withParameters(const Policy &Init, const std::vector<float> &Parameters,
+                      std::string Name) {
+  Policy P = Init;
+  P.parameters() = Parameters;
+  P.setName(std::move(Name));
+  return P;
+}
+
+llvm::Error evaluateShare(Evaluator &Eval, const Policy &Init,
+                          const std::vector<float> &Parameters,
+                          const std::vector<std::vector<float>> &Directions,
+                          const StepShare &Share, std::vector<StepEvaluation> &Evaluations) {
+  std::vector<size_t> Mine;
+  for (size_t I = Share.Offset; I < Evaluations.size(); I += Share.Stride)
+    Mine.push_back(I);
+  return runInParallel(Mine.size(), Share.Jobs, [&](size_t K) -> llvm::Error {
+    size_t I = Mine[K];
+    StepEvaluation &E = Evaluations[I];
+    std::vector<float> Theta = Parameters;
+    if (E.Direction >= 0)
+      for (size_t J = 0; J < Theta.size(); ++J)
+        Theta[J] += float(E.Sign * Share.Sigma) * Directions[E.Direction][J];
+    std::string Name = fmt::format("{}step{}-{}", Share.NamePrefix, Share.Step, I);
+    auto R = Eval.evaluate(withParameters(Init, Theta, Name), Name);
+    if (interruptRequested())
+      return R ? stageError("interrupted") : R.takeError();
+    E.Done = true;
+    if (R)
+      E.Result = *R;
+    else
+      E.Failure = llvm::toString(R.takeError());
+    return llvm::Error::success();
+  });
+}
+
+} // namespace mlgo

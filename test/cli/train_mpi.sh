@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# train --mpi on localhost: 1, 2 and 3 ranks give the rewards and policy of a local run
+# bit for bit; a rank killed mid-run fails the job with the checkpoint intact, and
+# --resume on another number of ranks finishes it as an uninterrupted run would.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tiny_program.sh"
+build_tiny_program || { echo "FAILED: program, corpus, trace and subset"; exit 1; }
+# CI runs as root, which OpenMPI refuses unless told.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+
+train() { # train DIR ITERATIONS [OPTIONS...]
+  local dir=$1 iterations=$2
+  shift 2
+  "$MLGO_RA" train --corpus "$work/subset" --trace "$work/app.bbtrace" --baseline "$work/app" \
+    -o "$dir" --iterations "$iterations" --perturbations 2 --sigma 0.5 --seed 3 -j 1 "$@"
+}
+rewards() { # the reward fields of each step of a log, timings left out
+  grep -o '"step":[0-9]*,"unperturbed_speedup":[^,]*,"reward_mean":[^,]*,"reward_min":[^,]*,"reward_max":[^,]*' "$1"
+}
+
+run train "$work/local" 3
+check "a local run of 3 steps succeeds" [ "$code" = 0 ]
+for n in 1 2 3; do
+  run mpirun --oversubscribe -np "$n" "$MLGO_RA" train --mpi --corpus "$work/subset" \
+    --trace "$work/app.bbtrace" --baseline "$work/app" -o "$work/np$n" --iterations 3 \
+    --perturbations 2 --sigma 0.5 --seed 3 -j 1
+  check "$n ranks train" [ "$code" = 0 ]
+  check "$n ranks give the local run's rewards" \
+    [ "$(rewards "$work/np$n/log.jsonl")" = "$(rewards "$work/local/log.jsonl")" ]
+  check "and its policy, bit for bit" cmp -s "$work/np$n/policy.json" "$work/local/policy.json"
+done
+check "only rank 0 reports" [ "$(grep -c '^train: 3 steps' <<<"$out")" = 1 ]
+
+# Rank 2 of 3 killed once the first checkpoint exists.
+mpirun --oversubscribe -np 3 "$MLGO_RA" train --mpi --corpus "$work/subset" \
+  --trace "$work/app.bbtrace" --baseline "$work/app" -o "$work/killed" --iterations 3 \
+  --perturbations 2 --sigma 0.5 --seed 3 -j 1 >"$work/killed.out" 2>&1 &
+job=$!
+for _ in $(seq 600); do [ -e "$work/killed/checkpoint.json" ] && break; sleep 0.1; done
+victim=
+for pid in $(pgrep -f "mlgo-ra train --mpi .* -o $work/killed "); do
+  tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=2' && victim=$pid
+done
+check "rank 2 was found running" [ -n "$victim" ]
+kill -9 "$victim" 2>/dev/null
+wait "$job"
+code=$?
+check "the job fails when a rank dies" [ "$code" != 0 ]
+check "leaving no rank behind" [ -z "$(pgrep -f "mlgo-ra train --mpi .* -o $work/killed " || true)" ]
+run mpirun --oversubscribe -np 2 "$MLGO_RA" train --mpi --corpus "$work/subset" \
+  --trace "$work/app.bbtrace" --baseline "$work/app" -o "$work/killed" --iterations 3 \
+  --perturbations 2 --sigma 0.5 --seed 3 -j 1 --resume
+check "its checkpoint resumes on 2 ranks" [ "$code" = 0 ]
+check "to the uninterrupted run's rewards" \
+  [ "$(rewards "$work/killed/log.jsonl")" = "$(rewards "$work/local/log.jsonl")" ]
+check "and policy" cmp -s "$work/killed/policy.json" "$work/local/policy.json"
+finish
