@@ -3,10 +3,13 @@
 /// (baseline and candidate), printed as text or JSON; --fail-if-slower for CI.
 #include "Commands.h"
 #include "ExitCode.h"
+#include "compile/PolicyVariants.h"
 #include "replay/Replay.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <fmt/format.h>
+#include <map>
 #include <optional>
 
 namespace mlgo {
@@ -15,6 +18,15 @@ namespace {
 struct ReplayFlags {
   ReplayOptions Options;
   std::string Code, Baseline, Candidate;
+  std::string Corpus, CacheDir, Clang = "clang-22";
+  unsigned Jobs = 2;
+  /// Compiled variant directory → the policy the user named.
+  std::map<std::string, std::string> PolicyOf;
+  /// How to show \p Code: a compiled policy as "policy NAME".
+  std::string shown(const std::string &Code) const {
+    auto It = PolicyOf.find(Code);
+    return It == PolicyOf.end() ? Code : "policy " + It->second;
+  }
   std::optional<double> FailIfSlower;
   size_t Top = 10;
   bool Json = false;
@@ -43,6 +55,7 @@ int replayOne(const ReplayFlags &F) {
   auto R = runReplay(F.Options, F.Code);
   if (!R)
     return reportError(R.takeError());
+  R->Code = F.shown(R->Code);
   if (F.Json) {
     llvm::outs() << dumpJson(R->toJSON()) << "\n";
     return Success;
@@ -66,6 +79,8 @@ int compare(const ReplayFlags &F) {
   auto C = compareReplays(F.Options, F.Baseline, F.Candidate);
   if (!C)
     return reportError(C.takeError());
+  C->Baseline.Code = F.shown(C->Baseline.Code);
+  C->Candidate.Code = F.shown(C->Candidate.Code);
   double Percent = 100 * C->speedup();
   bool Regressed = F.FailIfSlower && -Percent > *F.FailIfSlower;
   if (F.Json) {
@@ -101,6 +116,49 @@ int compare(const ReplayFlags &F) {
   return Success;
 }
 
+/// With --corpus, compiles the policies named as code into variants under \p WorkDir.
+llvm::Error compileNamedPolicies(ReplayFlags &F, llvm::StringRef WorkDir) {
+  std::vector<std::string *> Named;
+  for (std::string *Argument : {&F.Code, &F.Baseline, &F.Candidate})
+    if (!Argument->empty() && namesPolicy(*Argument))
+      Named.push_back(Argument);
+  if (Named.empty())
+    return llvm::Error::success();
+  if (F.Corpus.empty())
+    return inputError(*Named.front(), "names a policy: give --corpus to compile it");
+  PlanOptions Planning;
+  Planning.Clang = F.Clang;
+  Planning.CacheDir = F.CacheDir.empty() ? defaultCacheDirectory() : F.CacheDir;
+  Planning.Jobs = F.Jobs;
+  auto Plan = planVariant(F.Corpus, Planning);
+  if (!Plan)
+    return Plan.takeError();
+  VariantOptions Compiling;
+  Compiling.Clang = F.Clang;
+  Compiling.Jobs = F.Jobs;
+  for (std::string *Argument : Named) {
+    auto Directory = compilePolicyVariant(*Argument, *Plan, WorkDir, Compiling);
+    if (!Directory)
+      return Directory.takeError();
+    F.PolicyOf[*Directory] = *Argument;
+    *Argument = *Directory;
+  }
+  return llvm::Error::success();
+}
+
+int replay(ReplayFlags &F) {
+  llvm::SmallString<128> WorkDir;
+  if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("mlgo-ra-replay", WorkDir))
+    return reportError(stageError("cannot create a temporary directory: {}", EC.message()));
+  int Code = [&] {
+    if (llvm::Error E = compileNamedPolicies(F, WorkDir))
+      return reportError(std::move(E));
+    return F.Code.empty() ? compare(F) : replayOne(F);
+  }();
+  llvm::sys::fs::remove_directories(WorkDir);
+  return Code;
+}
+
 } // namespace
 
 CommandHandle addReplayCommand(CLI::App &Parent) {
@@ -113,13 +171,23 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
   Cmd->add_option("--trace", Flags->Options.Trace, "The .bbtrace (from 'mlgo-ra trace')")
       ->required();
   CLI::Option *Code = Cmd->add_option(
-      "--code", Flags->Code, "The variant to replay: a binary or a directory of objects");
+      "--code", Flags->Code,
+      "The variant to replay: a binary, a directory of objects, or a policy (--corpus)");
   CLI::Option *Baseline = Cmd->add_option(
       "--baseline", Flags->Baseline,
-      "The baseline: the traced binary, or a directory of objects");
+      "The baseline: the traced binary, a directory of objects, or a policy (--corpus)");
   CLI::Option *Candidate = Cmd->add_option(
-      "--candidate", Flags->Candidate, "The candidate: a binary or a directory of objects");
+      "--candidate", Flags->Candidate,
+      "The candidate: a binary, a directory of objects, or a policy (--corpus)");
   Code->excludes(Baseline)->excludes(Candidate);
+  Cmd->add_option("--corpus", Flags->Corpus,
+                  "A corpus or subset: --code, --baseline and --candidate may then name a "
+                  "policy (built-in or file), compiled from it first (as 'mlgo-ra compile')");
+  Cmd->add_option("--cache-dir", Flags->CacheDir,
+                  "Where middle ends are cached (default: as 'mlgo-ra compile')");
+  Cmd->add_option("--clang", Flags->Clang, "The compiler for --corpus")->capture_default_str();
+  Cmd->add_option("-j,--jobs", Flags->Jobs, "Compiles run at once for --corpus")
+      ->capture_default_str();
   Baseline->needs(Candidate);
   Candidate->needs(Baseline);
   Cmd->add_option("--mcpu", Flags->Options.CPU, "The CPU that MCA models")
@@ -153,9 +221,7 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
     if (!Code->count() && !Cmd->count("--baseline"))
       throw CLI::RequiredError("--code or --baseline with --candidate");
   });
-  return {Cmd, [Flags] {
-            return Flags->Code.empty() ? compare(*Flags) : replayOne(*Flags);
-          }};
+  return {Cmd, [Flags] { return replay(*Flags); }};
 }
 
 } // namespace mlgo

@@ -45,6 +45,18 @@ run "$MLGO_RA" replay --trace "$trace" --baseline "$work/initial-whole" \
 check "the fast path predicts the same cycles as whole compiles" \
   [ "$(json_number speedup)" = "0.0" ]
 
+run "$MLGO_RA" replay --trace "$trace" --baseline "$work/default" --candidate "$work/initial" --json
+expected=$(json_number speedup)
+run "$MLGO_RA" replay --trace "$trace" --corpus "$work/subset" --cache-dir "$cache" \
+  --baseline default --candidate initial --json
+check "replay compiles policies named with --corpus" [ "$code" = 0 ]
+check "to the same prediction as their compiled variants" [ "$(json_number speedup)" = "$expected" ]
+check "naming them as policies" grep -q '"code": "policy initial"' <<<"$out"
+run "$MLGO_RA" replay --trace "$trace" --baseline default --candidate initial
+check "a policy without --corpus fails (2)" [ "$code" = 2 ]
+check "saying what is missing" \
+  [ "$err" = "mlgo-ra: error: default: names a policy: give --corpus to compile it" ]
+
 run "$MLGO_RA" compile --corpus "$work/subset" --policy nosuch -o "$work/x" --cache-dir "$cache"
 check "an unknown policy fails (2)" [ "$code" = 2 ]
 check "with a one-line error" [ "$(wc -l <<<"$err")" = 1 ]
