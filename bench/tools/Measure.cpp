@@ -9,8 +9,11 @@
 /// Usage: accuracy-measure [--rounds N] [--metric auto|cycles|user-time]
 ///          [--workload NAME] [-o RUNS.tsv] NAME=BINARY... -- ARG...
 /// The first NAME=BINARY is the baseline. One untimed warm-up round runs every binary
-/// once; then each of N rounds runs every binary once, in an order shuffled per round.
-/// Output: "# metric: cycles|user-time", then lines "workload round name value".
+/// once; then each of N rounds runs every variant once, in an order shuffled per round,
+/// with the baseline before the first and after each, so that every variant run has a
+/// baseline run on either side (B V B V ... V B): a change of the machine's load shows
+/// in both. Output: "# metric: cycles|user-time", then lines
+/// "workload round sequence name value" (sequence: the run's place in its round).
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
@@ -196,21 +199,25 @@ int main(int Argc, char **Argv) {
     if (runOnce(P, Args, M).Output != Expected)
       fail(P.Name + ": " + P.Path + " prints something else than the baseline");
 
-  std::vector<size_t> Order(Programs.size());
+  std::vector<size_t> Variants(Programs.size() - 1);
   uint64_t State = 0x9E3779B97F4A7C15ULL;
   for (int Round = 1; Round <= Rounds; ++Round) {
-    for (size_t I = 0; I < Order.size(); ++I)
-      Order[I] = I;
-    for (size_t I = Order.size(); I > 1; --I) { // Fisher-Yates with xorshift64*
+    for (size_t I = 0; I < Variants.size(); ++I)
+      Variants[I] = I + 1;
+    for (size_t I = Variants.size(); I > 1; --I) { // Fisher-Yates with xorshift64*
       State ^= State >> 12, State ^= State << 25, State ^= State >> 27;
-      std::swap(Order[I - 1], Order[(State * 0x2545F4914F6CDD1DULL >> 33) % I]);
+      std::swap(Variants[I - 1], Variants[(State * 0x2545F4914F6CDD1DULL >> 33) % I]);
     }
-    for (size_t Index : Order) {
-      Run R = runOnce(Programs[Index], Args, M);
+    std::vector<size_t> Sequence{0};
+    for (size_t Index : Variants)
+      Sequence.push_back(Index), Sequence.push_back(0);
+    for (size_t Place = 0; Place < Sequence.size(); ++Place) {
+      const Program &P = Programs[Sequence[Place]];
+      Run R = runOnce(P, Args, M);
       if (R.Output != Expected)
-        fail(Programs[Index].Name + ": output changed in round " + std::to_string(Round));
-      std::fprintf(Out, "%s\t%d\t%s\t%.9g\n", Workload.c_str(), Round,
-                   Programs[Index].Name.c_str(), R.Value);
+        fail(P.Name + ": output changed in round " + std::to_string(Round));
+      std::fprintf(Out, "%s\t%d\t%zu\t%s\t%.9g\n", Workload.c_str(), Round, Place,
+                   P.Name.c_str(), R.Value);
     }
     std::fflush(Out);
   }

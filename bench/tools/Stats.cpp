@@ -1,8 +1,9 @@
 /// \file
 /// accuracy-stats: joins bench/accuracy's predicted speedups with accuracy-measure's
 /// runs and reports how well the prediction ranks and sizes the variants: per variant
-/// the measured speedup (median over rounds of baseline/variant - 1, each round's
-/// baseline run paired with the variant's) and its interquartile range; over all
+/// the measured speedup (median over rounds of baseline/variant - 1, the baseline being
+/// the mean of the two baseline runs beside the variant's) and its interquartile
+/// range; over all
 /// variants Spearman's rho, Kendall's tau-b, the sign agreement on variants whose
 /// interquartile range excludes 0 (above the noise) and the least-squares line
 /// measured = slope * predicted + offset. Prints Markdown; --svg writes the scatter
@@ -44,8 +45,12 @@ struct Variant {
   bool aboveNoise() const { return Q1 > 0 || Q3 < 0; }
 };
 
-/// workload -> program -> round -> value
-using RunTable = std::map<std::string, std::map<std::string, std::map<int, double>>>;
+/// One workload's runs: per round, the programs in the order they ran.
+struct RoundRuns {
+  std::map<size_t, std::pair<std::string, double>> BySequence;
+};
+/// workload -> round -> runs
+using RunTable = std::map<std::string, std::map<int, RoundRuns>>;
 
 std::vector<Variant> readVariants(const std::string &Path) {
   std::ifstream In(Path);
@@ -93,10 +98,12 @@ void readRuns(const std::string &Path, RunTable &Runs, std::set<std::string> &Me
     std::istringstream Fields(Line);
     std::string Workload, Name;
     int Round = 0;
+    size_t Sequence = 0;
     double Value = 0;
-    if (!(Fields >> Workload >> Round >> Name >> Value) || Value <= 0)
-      fail(Path + ":" + std::to_string(Number) + ": expected workload, round, name, value");
-    Runs[Workload][Name][Round] = Value;
+    if (!(Fields >> Workload >> Round >> Sequence >> Name >> Value) || Value <= 0)
+      fail(Path + ":" + std::to_string(Number) +
+           ": expected workload, round, sequence, name, value");
+    Runs[Workload][Round].BySequence[Sequence] = {Name, Value};
   }
 }
 
@@ -260,20 +267,36 @@ int main(int Argc, char **Argv) {
       Workloads.push_back(V.Workload);
 
   std::printf("Metric: %s. Measured speedup: the median over rounds of baseline/variant - 1, "
-              "each round's runs paired; [Q1, Q3] its interquartile range; above noise when "
-              "that range excludes 0.\n\n",
+              "with the mean of the baseline runs just before and after the variant's; "
+              "[Q1, Q3] its interquartile range; above noise when that range excludes 0.\n\n",
               Metric == "cycles" ? "user-mode CPU cycles (hardware counter)"
                                  : "user CPU time (wait4 rusage)");
   std::printf("| workload | rounds | baseline median | baseline IQR |\n|---|---|---|---|\n");
+  // workload -> variant -> its speedups over the baseline runs beside it
+  std::map<std::string, std::map<std::string, std::vector<double>>> Paired;
   for (const std::string &W : Workloads) {
-    auto It = Runs.find(W);
-    if (It == Runs.end() || !It->second.count("baseline"))
-      fail(W + ": no runs of the baseline");
     std::vector<double> Base;
-    for (auto &[Round, Value] : It->second.at("baseline"))
-      Base.push_back(Value);
+    for (auto &[Round, R] : Runs[W]) {
+      std::vector<std::pair<std::string, double>> Order;
+      for (auto &[Sequence, Run] : R.BySequence)
+        Order.push_back(Run);
+      for (size_t I = 0; I < Order.size(); ++I) {
+        if (Order[I].first == "baseline") {
+          Base.push_back(Order[I].second);
+          continue;
+        }
+        if (I == 0 || I + 1 == Order.size() || Order[I - 1].first != "baseline" ||
+            Order[I + 1].first != "baseline")
+          fail(W + ": round " + std::to_string(Round) + ": " + Order[I].first +
+               " ran without a baseline run on either side");
+        double Beside = (Order[I - 1].second + Order[I + 1].second) / 2;
+        Paired[W][Order[I].first].push_back(Beside / Order[I].second - 1);
+      }
+    }
+    if (Base.empty())
+      fail(W + ": no runs of the baseline");
     double Median = median(Base);
-    std::printf("| %s | %zu | %.4g %s | %.2f%% |\n", W.c_str(), Base.size(), Median,
+    std::printf("| %s | %zu | %.4g %s | %.2f%% |\n", W.c_str(), Runs[W].size(), Median,
                 Metric == "cycles" ? "cycles" : "s",
                 100 * (quantile(Base, 0.75) - quantile(Base, 0.25)) / Median);
   }
@@ -281,16 +304,9 @@ int main(int Argc, char **Argv) {
   for (Variant &V : Variants) {
     if (V.Status == "dropped")
       continue;
-    const auto &Table = Runs[V.Workload];
-    auto It = Table.find(V.Name);
-    if (It == Table.end())
-      fail(V.Workload + " " + V.Name + ": no runs");
-    const auto &Base = Table.at("baseline");
-    for (auto &[Round, Value] : It->second)
-      if (auto B = Base.find(Round); B != Base.end())
-        V.Speedups.push_back(B->second / Value - 1);
+    V.Speedups = Paired[V.Workload][V.Name];
     if (V.Speedups.empty())
-      fail(V.Workload + " " + V.Name + ": no round with a baseline run");
+      fail(V.Workload + " " + V.Name + ": no runs");
     V.Measured = median(V.Speedups);
     V.Q1 = quantile(V.Speedups, 0.25);
     V.Q3 = quantile(V.Speedups, 0.75);

@@ -27,8 +27,12 @@ run "$MEASURE" --rounds 5 --workload busy -o "$work/runs.tsv" baseline="$work/bu
   same="$work/same" w3="$work/busy3" w4="$work/busy4" w6="$work/busy6" -- 4000000
 check "measure succeeds" [ "$code" = 0 ]
 check "measure names its metric" grep -qE '^# metric: (cycles|user-time)$' "$work/runs.tsv"
-check "measure writes a value per program and round" \
-  [ "$(grep -c $'^busy\t[1-5]\t[a-z0-9]*\t[0-9.e+]*$' "$work/runs.tsv")" = 25 ]
+check "measure writes a value per run: 4 variants and 5 baselines a round" \
+  [ "$(grep -cE $'^busy\t[1-5]\t[0-8]\t[a-z0-9]+\t[0-9.e+-]+$' "$work/runs.tsv")" = 45 ]
+check "  the baseline before the first variant and after each" \
+  [ "$(awk '$3 % 2 == 0 && $4 == "baseline"' "$work/runs.tsv" | wc -l)" = 25 ]
+check "  every variant once a round" \
+  [ "$(awk '$3 % 2 == 1 { print $2, $4 }' "$work/runs.tsv" | sort -u | wc -l)" = 20 ]
 if grep -q user-time "$work/runs.tsv"; then
   check "measure says why it uses user time" grep -q "no cycle counter" <<<"$err"
 fi
