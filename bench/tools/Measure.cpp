@@ -1,19 +1,28 @@
 /// \file
 /// accuracy-measure: runs a baseline program and its variants natively, interleaved,
-/// and writes one value per run: user-mode CPU cycles from the hardware counter (what
-/// `perf stat -e cycles:u` reads, through perf_event_open) where the machine offers it,
-/// else user CPU time from wait4's rusage (virtual machines often have no counter).
+/// and writes one value per run. The metric, the first this machine offers:
+///   cycles      user-mode CPU cycles from the hardware counter (what `perf stat -e
+///               cycles:u` reads), through perf_event_open;
+///   task-clock  the nanoseconds the program ran on a CPU, user and kernel (perf's
+///               software counter; virtual machines often have no cycle counter);
+///   cpu-time    wait4's rusage, user + system time (perf_event_open not allowed).
+/// User time alone is not offered: Linux splits a process's CPU time between user and
+/// system by sampling ticks, which on a 20 ms execution moves it by a tick or more.
 /// Every run's standard output must equal the baseline's, so a variant that computes
 /// something else is an error rather than a fast point on the plot.
 ///
-/// Usage: accuracy-measure [--rounds N] [--metric auto|cycles|user-time]
-///          [--workload NAME] [-o RUNS.tsv] NAME=BINARY... -- ARG...
+/// Usage: accuracy-measure [--rounds N] [--executions K]
+///          [--metric auto|cycles|task-clock|cpu-time] [--workload NAME] [-o RUNS.tsv]
+///          NAME=BINARY... -- ARG...
 /// The first NAME=BINARY is the baseline. One untimed warm-up round runs every binary
 /// once; then each of N rounds runs every variant once, in an order shuffled per round,
 /// with the baseline before the first and after each, so that every variant run has a
 /// baseline run on either side (B V B V ... V B): a change of the machine's load shows
-/// in both. Output: "# metric: cycles|user-time", then lines
-/// "workload round sequence name value" (sequence: the run's place in its round).
+/// in both. A run is K executions (default 1) and its value their sum: each execution
+/// gets its own address-space layout (ASLR), and the run averages over them, where a
+/// single execution can be 20% faster or slower by where its stack and heap fell.
+/// Output: "# metric: NAME", then lines "workload round sequence name value"
+/// (sequence: the run's place in its round).
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
@@ -32,7 +41,8 @@
 
 namespace {
 
-enum class Metric { Cycles, UserTime };
+enum class Metric { Cycles, TaskClock, CpuTime };
+const char *const MetricNames[] = {"cycles", "task-clock", "cpu-time"};
 
 struct Program {
   std::string Name, Path;
@@ -48,25 +58,34 @@ struct Run {
   std::exit(1);
 }
 
-int openCycleCounter(pid_t Pid) {
+/// A counter of \p M for \p Pid (0: this process, counting at once; else the child,
+/// from its exec on), or -1 with errno set.
+int openCounter(Metric M, pid_t Pid) {
   perf_event_attr Attr;
   std::memset(&Attr, 0, sizeof Attr);
   Attr.size = sizeof Attr;
-  Attr.type = PERF_TYPE_HARDWARE;
-  Attr.config = PERF_COUNT_HW_CPU_CYCLES;
-  Attr.exclude_kernel = 1;
-  Attr.exclude_hv = 1;
+  if (M == Metric::Cycles) {
+    Attr.type = PERF_TYPE_HARDWARE;
+    Attr.config = PERF_COUNT_HW_CPU_CYCLES;
+    Attr.exclude_kernel = 1;
+    Attr.exclude_hv = 1;
+  } else {
+    Attr.type = PERF_TYPE_SOFTWARE;
+    Attr.config = PERF_COUNT_SW_TASK_CLOCK;
+  }
   Attr.inherit = 1;
   Attr.disabled = 1;
   Attr.enable_on_exec = Pid != 0;
   return int(syscall(SYS_perf_event_open, &Attr, Pid, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
-/// Whether this machine counts user-mode cycles; \p Why says why not.
-bool cyclesSupported(std::string &Why) {
-  int Fd = openCycleCounter(0);
+/// Whether this machine counts \p M; \p Why says why not.
+bool counts(Metric M, std::string &Why) {
+  if (M == Metric::CpuTime)
+    return true;
+  int Fd = openCounter(M, 0);
   if (Fd < 0) {
-    Why = std::string("perf_event_open(cycles): ") + std::strerror(errno);
+    Why = std::string("perf_event_open(") + MetricNames[int(M)] + "): " + std::strerror(errno);
     return false;
   }
   ioctl(Fd, PERF_EVENT_IOC_ENABLE, 0);
@@ -78,7 +97,7 @@ bool cyclesSupported(std::string &Why) {
   bool Counted = read(Fd, &Count, sizeof Count) == sizeof Count && Count > 0;
   close(Fd);
   if (!Counted)
-    Why = "the cycle counter opens but counts nothing";
+    Why = std::string("the ") + MetricNames[int(M)] + " counter opens but counts nothing";
   return Counted;
 }
 
@@ -105,8 +124,8 @@ Run runOnce(const Program &P, const std::vector<std::string> &Args, Metric M) {
   }
   close(Out[1]), close(Go[0]);
   int Counter = -1;
-  if (M == Metric::Cycles && (Counter = openCycleCounter(Child)) < 0)
-    fail(P.Name + ": perf_event_open(cycles): " + std::strerror(errno));
+  if (M != Metric::CpuTime && (Counter = openCounter(M, Child)) < 0)
+    fail(P.Name + ": perf_event_open(" + MetricNames[int(M)] + "): " + std::strerror(errno));
   if (write(Go[1], "g", 1) != 1)
     fail(P.Name + ": cannot start " + P.Path);
   close(Go[1]);
@@ -127,14 +146,15 @@ Run runOnce(const Program &P, const std::vector<std::string> &Args, Metric M) {
       fail(std::string("wait4: ") + std::strerror(errno));
   if (!WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
     fail(P.Name + ": " + P.Path + " failed (wait status " + std::to_string(Status) + ")");
-  if (M == Metric::Cycles) {
+  if (M == Metric::CpuTime) {
+    R.Value = double(Usage.ru_utime.tv_sec + Usage.ru_stime.tv_sec) +
+              double(Usage.ru_utime.tv_usec + Usage.ru_stime.tv_usec) / 1e6;
+  } else {
     uint64_t Count = 0;
     if (read(Counter, &Count, sizeof Count) != sizeof Count || Count == 0)
-      fail(P.Name + ": no cycle count");
+      fail(P.Name + ": no " + MetricNames[int(M)] + " count");
     close(Counter);
-    R.Value = double(Count);
-  } else {
-    R.Value = double(Usage.ru_utime.tv_sec) + double(Usage.ru_utime.tv_usec) / 1e6;
+    R.Value = M == Metric::TaskClock ? double(Count) / 1e9 : double(Count);
   }
   return R;
 }
@@ -142,7 +162,7 @@ Run runOnce(const Program &P, const std::vector<std::string> &Args, Metric M) {
 } // namespace
 
 int main(int Argc, char **Argv) {
-  int Rounds = 15;
+  int Rounds = 15, Executions = 1;
   std::string MetricName = "auto", Workload = "workload", OutPath = "-";
   std::vector<Program> Programs;
   std::vector<std::string> Args;
@@ -155,6 +175,8 @@ int main(int Argc, char **Argv) {
     };
     if (A == "--rounds")
       Rounds = std::atoi(Value().c_str());
+    else if (A == "--executions")
+      Executions = std::atoi(Value().c_str());
     else if (A == "--metric")
       MetricName = Value();
     else if (A == "--workload")
@@ -168,30 +190,40 @@ int main(int Argc, char **Argv) {
       Programs.push_back({A.substr(0, Eq), A.substr(Eq + 1)});
     else
       fail("unexpected argument '" + A + "' (usage: accuracy-measure [--rounds N] "
-           "[--metric auto|cycles|user-time] [--workload NAME] [-o FILE] NAME=BINARY... "
-           "-- ARG...)");
+           "[--executions K] [--metric auto|cycles|task-clock|cpu-time] [--workload NAME] "
+           "[-o FILE] NAME=BINARY... -- ARG...)");
   }
-  if (Programs.empty() || Rounds < 1)
-    fail("need a baseline NAME=BINARY and at least one round");
+  if (Programs.empty() || Rounds < 1 || Executions < 1)
+    fail("need a baseline NAME=BINARY, at least one round and one execution a run");
 
-  Metric M = Metric::UserTime;
-  std::string Why;
-  if (MetricName == "cycles" || MetricName == "auto") {
-    if (cyclesSupported(Why))
-      M = Metric::Cycles;
-    else if (MetricName == "cycles")
-      fail("no cycle counter: " + Why);
-    else
-      std::fprintf(stderr, "accuracy-measure: no cycle counter (%s); measuring user CPU time\n",
-                   Why.c_str());
-  } else if (MetricName != "user-time") {
-    fail("--metric must be auto, cycles or user-time");
+  Metric M = Metric::CpuTime;
+  if (MetricName == "auto") {
+    std::string Why;
+    for (Metric Candidate : {Metric::Cycles, Metric::TaskClock, Metric::CpuTime}) {
+      std::string Reason;
+      if (counts(Candidate, Reason)) {
+        M = Candidate;
+        break;
+      }
+      Why += (Why.empty() ? "" : "; ") + Reason;
+    }
+    if (M != Metric::Cycles)
+      std::fprintf(stderr, "accuracy-measure: no cycle counter (%s); measuring %s\n",
+                   Why.c_str(), MetricNames[int(M)]);
+  } else {
+    auto It = std::find(std::begin(MetricNames), std::end(MetricNames), MetricName);
+    if (It == std::end(MetricNames))
+      fail("--metric must be auto, cycles, task-clock or cpu-time");
+    M = Metric(It - std::begin(MetricNames));
+    std::string Why;
+    if (!counts(M, Why))
+      fail(Why);
   }
 
   FILE *Out = OutPath == "-" ? stdout : std::fopen(OutPath.c_str(), "w");
   if (!Out)
     fail(OutPath + ": " + std::strerror(errno));
-  std::fprintf(Out, "# metric: %s\n", M == Metric::Cycles ? "cycles" : "user-time");
+  std::fprintf(Out, "# metric: %s\n", MetricNames[int(M)]);
 
   // Warm-up: every binary once, untimed; each must print what the baseline prints.
   std::string Expected = runOnce(Programs[0], Args, M).Output;
@@ -213,11 +245,15 @@ int main(int Argc, char **Argv) {
       Sequence.push_back(Index), Sequence.push_back(0);
     for (size_t Place = 0; Place < Sequence.size(); ++Place) {
       const Program &P = Programs[Sequence[Place]];
-      Run R = runOnce(P, Args, M);
-      if (R.Output != Expected)
-        fail(P.Name + ": output changed in round " + std::to_string(Round));
+      double Sum = 0;
+      for (int E = 0; E < Executions; ++E) {
+        Run R = runOnce(P, Args, M);
+        if (R.Output != Expected)
+          fail(P.Name + ": output changed in round " + std::to_string(Round));
+        Sum += R.Value;
+      }
       std::fprintf(Out, "%s\t%d\t%zu\t%s\t%.9g\n", Workload.c_str(), Round, Place,
-                   P.Name.c_str(), R.Value);
+                   P.Name.c_str(), Sum);
     }
     std::fflush(Out);
   }

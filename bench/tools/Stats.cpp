@@ -269,8 +269,9 @@ int main(int Argc, char **Argv) {
   std::printf("Metric: %s. Measured speedup: the median over rounds of baseline/variant - 1, "
               "with the mean of the baseline runs just before and after the variant's; "
               "[Q1, Q3] its interquartile range; above noise when that range excludes 0.\n\n",
-              Metric == "cycles" ? "user-mode CPU cycles (hardware counter)"
-                                 : "user CPU time (wait4 rusage)");
+              Metric == "cycles"       ? "user-mode CPU cycles (hardware counter)"
+              : Metric == "task-clock" ? "CPU time, user and kernel (perf task-clock)"
+                                       : "CPU time, user and system (wait4 rusage)");
   std::printf("| workload | rounds | baseline median | baseline IQR |\n|---|---|---|---|\n");
   // workload -> variant -> its speedups over the baseline runs beside it
   std::map<std::string, std::map<std::string, std::vector<double>>> Paired;
