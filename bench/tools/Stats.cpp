@@ -362,8 +362,25 @@ int main(int Argc, char **Argv) {
               "%s (R^2 %.3f)\n",
               Counted.size(), Workloads.size(), Rho, Tau, Agree, AboveNoise, Fit.Slope,
               percent(Fit.Offset).c_str(), Fit.R2);
-  std::printf("\n| workload | variants | Spearman | Kendall tau-b | sign agreement |\n"
-              "|---|---|---|---|---|\n");
+  std::vector<const Variant *> Above;
+  for (const Variant *V : Counted)
+    if (V->aboveNoise())
+      Above.push_back(V);
+  if (Above.size() >= 3) {
+    double ARho, ATau;
+    Correlations(Above, ARho, ATau);
+    std::printf("Over the %zu variants above noise: Spearman %.3f, Kendall tau-b %.3f\n",
+                Above.size(), ARho, ATau);
+  }
+  int Dropped = 0, Duplicates = 0;
+  for (const Variant &V : Variants)
+    if (V.Status == "dropped")
+      ++Dropped, Duplicates += V.Note.rfind("same code as ", 0) == 0;
+  std::printf("Dropped: %d (%d with the same code as the baseline or another variant, %d for "
+              "other reasons, listed above)\n",
+              Dropped, Duplicates, Dropped - Duplicates);
+  std::printf("\n| workload | variants | dropped | Spearman | Kendall tau-b | sign agreement |\n"
+              "|---|---|---|---|---|---|\n");
   for (const std::string &W : Workloads) {
     std::vector<const Variant *> Set;
     int WAbove = 0, WAgree = 0;
@@ -373,10 +390,13 @@ int main(int Argc, char **Argv) {
         if (V->aboveNoise())
           ++WAbove, WAgree += sign(V->Predicted) == sign(V->Measured);
       }
+    int WDropped = 0;
+    for (const Variant &V : Variants)
+      WDropped += V.Workload == W && V.Status == "dropped";
     double WRho = 0, WTau = 0;
     Correlations(Set, WRho, WTau);
-    std::printf("| %s | %zu | %.3f | %.3f | %d of %d |\n", W.c_str(), Set.size(), WRho, WTau,
-                WAgree, WAbove);
+    std::printf("| %s | %zu | %d | %.3f | %.3f | %d of %d |\n", W.c_str(), Set.size(), WDropped,
+                WRho, WTau, WAgree, WAbove);
   }
   if (!SvgPath.empty()) {
     char Title[160];

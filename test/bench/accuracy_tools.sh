@@ -58,6 +58,8 @@ check "stats ranks the variants as predicted" \
   grep -q "^3 variants of 1 workloads: Spearman 1.000, Kendall tau-b 1.000; sign agreement 3 of 3 above noise; least squares measured = " <<<"$out"
 check "stats reports the 3x variant about 67% slower" \
   grep -qE '^\| busy \| w6 \| -50.000% \| -6[0-9]\.[0-9]{2}% \|' <<<"$out"
+check "  and so those above noise" grep -q "^Over the 3 variants above noise: Spearman 1.000, Kendall tau-b 1.000$" <<<"$out"
+check "stats counts the dropped variant" grep -q "^Dropped: 1 (0 with the same code as the baseline or another variant, 1 for other reasons" <<<"$out"
 check "stats lists the dropped variant and why" \
   grep -q '^| busy | broken | dropped | | | | CFG mismatch in f |$' <<<"$out"
 check "stats marks the control" grep -q '^| busy | same (control) | +0.000% |' <<<"$out"
