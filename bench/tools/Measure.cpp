@@ -1,0 +1,263 @@
+/// \file
+/// accuracy-measure: runs a baseline program and its variants natively, interleaved,
+/// and writes one value per run. The metric, the first this machine offers:
+///   cycles      user-mode CPU cycles from the hardware counter (what `perf stat -e
+///               cycles:u` reads), through perf_event_open;
+///   task-clock  the nanoseconds the program ran on a CPU, user and kernel (perf's
+///               software counter; virtual machines often have no cycle counter);
+///   cpu-time    wait4's rusage, user + system time (perf_event_open not allowed).
+/// User time alone is not offered: Linux splits a process's CPU time between user and
+/// system by sampling ticks, which on a 20 ms execution moves it by a tick or more.
+/// Every run's standard output must equal the baseline's, so a variant that computes
+/// something else is an error rather than a fast point on the plot.
+///
+/// Usage: accuracy-measure [--rounds N] [--executions K]
+///          [--metric auto|cycles|task-clock|cpu-time] [--workload NAME] [-o RUNS.tsv]
+///          NAME=BINARY... -- ARG...
+/// The first NAME=BINARY is the baseline. One untimed warm-up round runs every binary
+/// once; then each of N rounds runs every variant once, in an order shuffled per round,
+/// with the baseline before the first and after each, so that every variant run has a
+/// baseline run on either side (B V B V ... V B): a change of the machine's load shows
+/// in both. A run is K executions (default 1) and its value their sum: each execution
+/// gets its own address-space layout (ASLR), and the run averages over them, where a
+/// single execution can be 20% faster or slower by where its stack and heap fell.
+/// Output: "# metric: NAME", then lines "workload round sequence name value"
+/// (sequence: the run's place in its round).
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <string>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+enum class Metric { Cycles, TaskClock, CpuTime };
+const char *const MetricNames[] = {"cycles", "task-clock", "cpu-time"};
+
+struct Program {
+  std::string Name, Path;
+};
+
+struct Run {
+  double Value = 0;
+  std::string Output;
+};
+
+[[noreturn]] void fail(const std::string &Message) {
+  std::fprintf(stderr, "accuracy-measure: error: %s\n", Message.c_str());
+  std::exit(1);
+}
+
+/// A counter of \p M for \p Pid (0: this process, counting at once; else the child,
+/// from its exec on), or -1 with errno set.
+int openCounter(Metric M, pid_t Pid) {
+  perf_event_attr Attr;
+  std::memset(&Attr, 0, sizeof Attr);
+  Attr.size = sizeof Attr;
+  if (M == Metric::Cycles) {
+    Attr.type = PERF_TYPE_HARDWARE;
+    Attr.config = PERF_COUNT_HW_CPU_CYCLES;
+    Attr.exclude_kernel = 1;
+    Attr.exclude_hv = 1;
+  } else {
+    Attr.type = PERF_TYPE_SOFTWARE;
+    Attr.config = PERF_COUNT_SW_TASK_CLOCK;
+  }
+  Attr.inherit = 1;
+  Attr.disabled = 1;
+  Attr.enable_on_exec = Pid != 0;
+  return int(syscall(SYS_perf_event_open, &Attr, Pid, -1, -1, PERF_FLAG_FD_CLOEXEC));
+}
+
+/// Whether this machine counts \p M; \p Why says why not.
+bool counts(Metric M, std::string &Why) {
+  if (M == Metric::CpuTime)
+    return true;
+  int Fd = openCounter(M, 0);
+  if (Fd < 0) {
+    Why = std::string("perf_event_open(") + MetricNames[int(M)] + "): " + std::strerror(errno);
+    return false;
+  }
+  ioctl(Fd, PERF_EVENT_IOC_ENABLE, 0);
+  volatile uint64_t Sink = 0;
+  for (int I = 0; I < 1000000; ++I)
+    Sink = Sink + uint64_t(I);
+  ioctl(Fd, PERF_EVENT_IOC_DISABLE, 0);
+  uint64_t Count = 0;
+  bool Counted = read(Fd, &Count, sizeof Count) == sizeof Count && Count > 0;
+  close(Fd);
+  if (!Counted)
+    Why = std::string("the ") + MetricNames[int(M)] + " counter opens but counts nothing";
+  return Counted;
+}
+
+Run runOnce(const Program &P, const std::vector<std::string> &Args, Metric M) {
+  int Out[2], Go[2];
+  if (pipe(Out) != 0 || pipe(Go) != 0)
+    fail(std::string("pipe: ") + std::strerror(errno));
+  pid_t Child = fork();
+  if (Child < 0)
+    fail(std::string("fork: ") + std::strerror(errno));
+  if (Child == 0) {
+    dup2(Out[1], 1);
+    close(Out[0]), close(Out[1]), close(Go[1]);
+    char Byte;
+    if (read(Go[0], &Byte, 1) != 1) // the parent attaches the counter first
+      _exit(126);
+    close(Go[0]);
+    std::vector<char *> Argv{const_cast<char *>(P.Path.c_str())};
+    for (const std::string &A : Args)
+      Argv.push_back(const_cast<char *>(A.c_str()));
+    Argv.push_back(nullptr);
+    execv(P.Path.c_str(), Argv.data());
+    _exit(127);
+  }
+  close(Out[1]), close(Go[0]);
+  int Counter = -1;
+  if (M != Metric::CpuTime && (Counter = openCounter(M, Child)) < 0)
+    fail(P.Name + ": perf_event_open(" + MetricNames[int(M)] + "): " + std::strerror(errno));
+  if (write(Go[1], "g", 1) != 1)
+    fail(P.Name + ": cannot start " + P.Path);
+  close(Go[1]);
+  Run R;
+  char Buffer[4096];
+  for (ssize_t N; (N = read(Out[0], Buffer, sizeof Buffer)) != 0;) {
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      fail(std::string("read: ") + std::strerror(errno));
+    R.Output.append(Buffer, size_t(N));
+  }
+  close(Out[0]);
+  int Status = 0;
+  rusage Usage;
+  while (wait4(Child, &Status, 0, &Usage) < 0)
+    if (errno != EINTR)
+      fail(std::string("wait4: ") + std::strerror(errno));
+  if (!WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
+    fail(P.Name + ": " + P.Path + " failed (wait status " + std::to_string(Status) + ")");
+  if (M == Metric::CpuTime) {
+    R.Value = double(Usage.ru_utime.tv_sec + Usage.ru_stime.tv_sec) +
+              double(Usage.ru_utime.tv_usec + Usage.ru_stime.tv_usec) / 1e6;
+  } else {
+    uint64_t Count = 0;
+    if (read(Counter, &Count, sizeof Count) != sizeof Count || Count == 0)
+      fail(P.Name + ": no " + MetricNames[int(M)] + " count");
+    close(Counter);
+    R.Value = M == Metric::TaskClock ? double(Count) / 1e9 : double(Count);
+  }
+  return R;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  int Rounds = 15, Executions = 1;
+  std::string MetricName = "auto", Workload = "workload", OutPath = "-";
+  std::vector<Program> Programs;
+  std::vector<std::string> Args;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    auto Value = [&]() -> std::string {
+      if (I + 1 >= Argc)
+        fail(A + " needs a value");
+      return Argv[++I];
+    };
+    if (A == "--rounds")
+      Rounds = std::atoi(Value().c_str());
+    else if (A == "--executions")
+      Executions = std::atoi(Value().c_str());
+    else if (A == "--metric")
+      MetricName = Value();
+    else if (A == "--workload")
+      Workload = Value();
+    else if (A == "-o")
+      OutPath = Value();
+    else if (A == "--") {
+      Args.assign(Argv + I + 1, Argv + Argc);
+      break;
+    } else if (size_t Eq = A.find('='); Eq != std::string::npos && Eq > 0)
+      Programs.push_back({A.substr(0, Eq), A.substr(Eq + 1)});
+    else
+      fail("unexpected argument '" + A + "' (usage: accuracy-measure [--rounds N] "
+           "[--executions K] [--metric auto|cycles|task-clock|cpu-time] [--workload NAME] "
+           "[-o FILE] NAME=BINARY... -- ARG...)");
+  }
+  if (Programs.empty() || Rounds < 1 || Executions < 1)
+    fail("need a baseline NAME=BINARY, at least one round and one execution a run");
+
+  Metric M = Metric::CpuTime;
+  if (MetricName == "auto") {
+    std::string Why;
+    for (Metric Candidate : {Metric::Cycles, Metric::TaskClock, Metric::CpuTime}) {
+      std::string Reason;
+      if (counts(Candidate, Reason)) {
+        M = Candidate;
+        break;
+      }
+      Why += (Why.empty() ? "" : "; ") + Reason;
+    }
+    if (M != Metric::Cycles)
+      std::fprintf(stderr, "accuracy-measure: no cycle counter (%s); measuring %s\n",
+                   Why.c_str(), MetricNames[int(M)]);
+  } else {
+    auto It = std::find(std::begin(MetricNames), std::end(MetricNames), MetricName);
+    if (It == std::end(MetricNames))
+      fail("--metric must be auto, cycles, task-clock or cpu-time");
+    M = Metric(It - std::begin(MetricNames));
+    std::string Why;
+    if (!counts(M, Why))
+      fail(Why);
+  }
+
+  FILE *Out = OutPath == "-" ? stdout : std::fopen(OutPath.c_str(), "w");
+  if (!Out)
+    fail(OutPath + ": " + std::strerror(errno));
+  std::fprintf(Out, "# metric: %s\n", MetricNames[int(M)]);
+
+  // Warm-up: every binary once, untimed; each must print what the baseline prints.
+  std::string Expected = runOnce(Programs[0], Args, M).Output;
+  for (const Program &P : Programs)
+    if (runOnce(P, Args, M).Output != Expected)
+      fail(P.Name + ": " + P.Path + " prints something else than the baseline");
+
+  std::vector<size_t> Variants(Programs.size() - 1);
+  uint64_t State = 0x9E3779B97F4A7C15ULL;
+  for (int Round = 1; Round <= Rounds; ++Round) {
+    for (size_t I = 0; I < Variants.size(); ++I)
+      Variants[I] = I + 1;
+    for (size_t I = Variants.size(); I > 1; --I) { // Fisher-Yates with xorshift64*
+      State ^= State >> 12, State ^= State << 25, State ^= State >> 27;
+      std::swap(Variants[I - 1], Variants[(State * 0x2545F4914F6CDD1DULL >> 33) % I]);
+    }
+    std::vector<size_t> Sequence{0};
+    for (size_t Index : Variants)
+      Sequence.push_back(Index), Sequence.push_back(0);
+    for (size_t Place = 0; Place < Sequence.size(); ++Place) {
+      const Program &P = Programs[Sequence[Place]];
+      double Sum = 0;
+      for (int E = 0; E < Executions; ++E) {
+        Run R = runOnce(P, Args, M);
+        if (R.Output != Expected)
+          fail(P.Name + ": output changed in round " + std::to_string(Round));
+        Sum += R.Value;
+      }
+      std::fprintf(Out, "%s\t%d\t%zu\t%s\t%.9g\n", Workload.c_str(), Round, Place,
+                   P.Name.c_str(), Sum);
+    }
+    std::fflush(Out);
+  }
+  if (Out != stdout && std::fclose(Out) != 0)
+    fail(OutPath + ": " + std::strerror(errno));
+  return 0;
+}

@@ -1,0 +1,80 @@
+# bench/accuracy's helpers end to end on small programs that do 1x, 1.5x, 2x and 3x the
+# work of a baseline: accuracy-measure runs them interleaved (each run two executions)
+# and checks their output, accuracy-stats ranks them against "predictions",
+# accuracy-perturb writes policies.
+# Set by CTest: MEASURE, STATS, PERTURB, CLANG, SCRATCH.
+mkdir -p "${SCRATCH:-/tmp}"
+source "$(dirname "$0")/../cli/lib.sh"
+
+cat >"$work/busy.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+  long n = atol(argv[1]) * WORK / 2;
+  volatile unsigned long x = 1;
+  for (long i = 0; i < n; ++i)
+    x = x * 6364136223846793005UL + 1;
+  printf("%s\n", OUTPUT);
+  return 0;
+}
+C
+for w in 2 3 4 6; do
+  "$CLANG" -O1 -DWORK=$w '-DOUTPUT="done"' "$work/busy.c" -o "$work/busy$w" || exit 1
+done
+"$CLANG" -O1 -DWORK=2 '-DOUTPUT="other"' "$work/busy.c" -o "$work/other" || exit 1
+cp "$work/busy2" "$work/same"
+
+run "$MEASURE" --rounds 5 --executions 2 --workload busy -o "$work/runs.tsv" baseline="$work/busy2" \
+  same="$work/same" w3="$work/busy3" w4="$work/busy4" w6="$work/busy6" -- 6000000
+check "measure succeeds" [ "$code" = 0 ]
+check "measure names its metric" grep -qE '^# metric: (cycles|task-clock|cpu-time)$' "$work/runs.tsv"
+check "measure writes a value per run: 4 variants and 5 baselines a round" \
+  [ "$(grep -cE $'^busy\t[1-5]\t[0-8]\t[a-z0-9]+\t[0-9.e+-]+$' "$work/runs.tsv")" = 45 ]
+check "  the baseline before the first variant and after each" \
+  [ "$(awk '$3 % 2 == 0 && $4 == "baseline"' "$work/runs.tsv" | wc -l)" = 25 ]
+check "  every variant once a round" \
+  [ "$(awk '$3 % 2 == 1 { print $2, $4 }' "$work/runs.tsv" | sort -u | wc -l)" = 20 ]
+if ! grep -q cycles "$work/runs.tsv"; then
+  check "measure says why it does not count cycles" grep -q "no cycle counter" <<<"$err"
+fi
+
+run "$MEASURE" --rounds 1 baseline="$work/busy2" other="$work/other" -- 1000
+check "a variant printing something else is an error" \
+  grep -q "^accuracy-measure: error: other: .* prints something else than the baseline$" <<<"$err"
+check "  with exit code 1" [ "$code" = 1 ]
+run "$MEASURE" --rounds 1 baseline="$work/missing" -- 1
+check "a program that cannot run is an error" [ "$code" = 1 ]
+run "$MEASURE" --rounds 1 --metric cpu-time baseline="$work/busy2" -- 1000
+check "cpu-time can be asked for" grep -q '^# metric: cpu-time$' <<<"$out"
+run "$MEASURE" --rounds 1 --metric seconds baseline="$work/busy2" -- 1000
+check "an unknown metric is an error" grep -q "metric must be auto, cycles" <<<"$err"
+
+printf '%s\n' "# workload variant status predicted note" \
+  $'busy\tsame\tcontrol\t0' $'busy\tw3\tvariant\t-0.2' $'busy\tw4\tvariant\t-0.4' \
+  $'busy\tw6\tvariant\t-0.5' $'busy\tbroken\tdropped\t-\tCFG mismatch in f' >"$work/variants.tsv"
+run "$STATS" --variants "$work/variants.tsv" --runs "$work/runs.tsv" --svg "$work/plot.svg"
+check "stats succeeds" [ "$code" = 0 ]
+check "stats ranks the variants as predicted" \
+  grep -q "^3 variants of 1 workloads: Spearman 1.000, Kendall tau-b 1.000; sign agreement 3 of 3 above noise; least squares measured = " <<<"$out"
+check "stats reports the 3x variant about 67% slower (less the start-up)" \
+  grep -qE '^\| busy \| w6 \| -50.000% \| -(5[5-9]|6[0-9])\.[0-9]{2}% \|' <<<"$out"
+check "  and so those above noise" grep -q "^Over the 3 variants above noise: Spearman 1.000, Kendall tau-b 1.000$" <<<"$out"
+check "stats counts the dropped variant" grep -q "^Dropped: 1 (0 with the same code as the baseline or another variant, 1 for other reasons" <<<"$out"
+check "stats lists the dropped variant and why" \
+  grep -q '^| busy | broken | dropped | | | | CFG mismatch in f |$' <<<"$out"
+check "stats marks the control" grep -q '^| busy | same (control) | +0.000% |' <<<"$out"
+check "the plot has a point per variant and the diagonal" \
+  [ "$(grep -c '<circle cx=.*<title>busy w' "$work/plot.svg")" = 3 ] &&
+  grep -q 'measured = predicted' "$work/plot.svg"
+run "$STATS" --variants "$work/variants.tsv" --runs "$work/missing.tsv"
+check "stats names a missing file" grep -q "^accuracy-stats: error: .*missing.tsv: cannot open$" <<<"$err"
+
+run "$PERTURB" initial --sigma 0.1 --seed 7 -o "$work/a.json"
+check "perturb writes a policy" grep -q '"name": "initial+0.1N(seed 7)"' "$work/a.json"
+run "$PERTURB" initial --sigma 0.1 --seed 7 -o "$work/b.json"
+check "the same seed gives the same policy" cmp -s "$work/a.json" "$work/b.json"
+run "$PERTURB" initial --sigma 0.1 --seed 8 -o "$work/c.json"
+check "another seed another" bash -c "! cmp -s '$work/a.json' '$work/c.json'"
+run "$PERTURB" default --sigma 0.1 --seed 7 -o "$work/d.json"
+check "default has nothing to perturb" grep -q "no parameters to perturb" <<<"$err"
+finish
