@@ -6,6 +6,7 @@
 #include "FunctionStrip.h"
 #include "InteractiveCompile.h"
 #include "support/Error.h"
+#include "support/OutputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -14,8 +15,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SHA256.h"
 #include <algorithm>
-#include <atomic>
-#include <unistd.h>
 
 namespace mlgo {
 
@@ -52,12 +51,6 @@ void addField(llvm::SHA256 &Hash, llvm::StringRef Field) {
   Hash.update(llvm::ArrayRef<uint8_t>{0});
 }
 
-/// A fresh name beside \p Path for a file that will be renamed to it.
-std::string temporaryBeside(llvm::StringRef Path) {
-  static std::atomic<unsigned> Counter{0};
-  return fmt::format("{}.tmp-{}-{}", Path.str(), getpid(), Counter++);
-}
-
 } // namespace
 
 llvm::Expected<MiddleEndCache> MiddleEndCache::open(std::string Dir, std::string Clang) {
@@ -88,7 +81,7 @@ llvm::Expected<std::string> MiddleEndCache::optimized(llvm::StringRef Bitcode,
 
   // Use-list order is part of the module: code generation visits uses in that order,
   // and without it the same module can get different code.
-  std::string Temporary = temporaryBeside(Path);
+  std::string Temporary = temporaryPathBeside(Path);
   CompileOptions Options;
   Options.Clang = Clang;
   Options.Args.assign(Args.begin(), Args.end());

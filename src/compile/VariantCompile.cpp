@@ -10,9 +10,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include <atomic>
 #include <chrono>
-#include <unistd.h>
 
 namespace mlgo {
 
@@ -114,8 +112,7 @@ llvm::Expected<VariantResult> compileVariant(const Policy &P, const VariantPlan 
                                              llvm::StringRef Output,
                                              const VariantOptions &Opts) {
   auto Start = std::chrono::steady_clock::now();
-  static std::atomic<unsigned> Counter{0};
-  std::string Temporary = fmt::format("{}.tmp-{}-{}", Output.str(), getpid(), Counter++);
+  std::string Temporary = temporaryPathBeside(Output);
   if (std::error_code EC = llvm::sys::fs::create_directories(Temporary))
     return inputError(Output, "cannot create the variant directory: {}", EC.message());
   auto Discard = [&](llvm::Error E) -> llvm::Error {

@@ -12,18 +12,20 @@
 
 namespace mlgo {
 
+std::string temporaryPathBeside(llvm::StringRef Path) {
+  static std::atomic<uint64_t> Counter{0};
+  return (Path + ".tmp-" + llvm::Twine(llvm::sys::Process::getProcessId()) + "-" +
+          llvm::Twine(Counter++))
+      .str();
+}
+
 llvm::Error writeFileAtomically(llvm::StringRef Path,
                                 std::function<llvm::Error(llvm::raw_ostream &)> Write) {
   llvm::StringRef Parent = llvm::sys::path::parent_path(Path);
   if (!Parent.empty())
     if (std::error_code EC = llvm::sys::fs::create_directories(Parent))
       return stageError("{}: cannot create directory: {}", Parent.str(), EC.message());
-  // A process-unique name instead of TempFile's random one: extract-corpus writes
-  // thousands of files, and eight getrandom() calls per file showed in its profile.
-  static std::atomic<uint64_t> Counter{0};
-  std::string TempPath = (Path + ".tmp-" + llvm::Twine(llvm::sys::Process::getProcessId()) +
-                          "-" + llvm::Twine(Counter++))
-                             .str();
+  std::string TempPath = temporaryPathBeside(Path);
   int FD;
   if (std::error_code EC = llvm::sys::fs::openFileForWrite(
           TempPath, FD, llvm::sys::fs::CD_CreateNew, llvm::sys::fs::OF_None))

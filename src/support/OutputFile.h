@@ -6,8 +6,14 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
+#include <string>
 
 namespace mlgo {
+
+/// A fresh name beside \p Path (<Path>.tmp-<pid>-<n>) for a file or directory that will
+/// be renamed to it: process-unique without TempFile's random names, which cost eight
+/// getrandom() calls each and showed in extract-corpus's profile.
+std::string temporaryPathBeside(llvm::StringRef Path);
 
 /// Creates the parent directories of \p Path, then writes \p Contents atomically.
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
