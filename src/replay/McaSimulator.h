@@ -40,11 +40,28 @@ private:
   std::unique_ptr<llvm::MCInstrAnalysis> MCIA;
 };
 
-/// One simulated core running one thread's instructions.
+/// Turns MCInsts into mca::Instructions for one CPU, computing each opcode's descriptor
+/// once: long-lived, so that the many short simulations of fast replay share that work.
+/// Used by one McaSimulator at a time.
+class McaInstructionBuilder {
+public:
+  explicit McaInstructionBuilder(const McaTarget &Target);
+  ~McaInstructionBuilder();
+
+private:
+  friend class McaSimulator;
+  struct Impl;
+  std::unique_ptr<Impl> I;
+};
+
+/// One simulated core running one stream of instructions.
 class McaSimulator {
 public:
-  /// \p NumFunctions sizes the per-function attribution.
-  McaSimulator(const McaTarget &Target, uint32_t NumFunctions);
+  /// \p NumFunctions sizes the per-function attribution; a "function" is whatever the
+  /// caller tags code with (RefilledCode::Function). \p Builder must outlive the
+  /// simulator and serve no other simulator meanwhile.
+  McaSimulator(const McaTarget &Target, McaInstructionBuilder &Builder,
+               uint32_t NumFunctions);
   ~McaSimulator();
 
   /// Queues the instructions of \p Code, simulating whenever a batch is full.
@@ -73,7 +90,6 @@ private:
   uint32_t LastRetiredFunction = 0;
   uint32_t Pending = 0; ///< instructions added since the pipeline last ran
   uint32_t Created = 0; ///< new (not recycled) instructions in the source
-  bool SeenCall = false, SeenReturn = false;
   std::vector<uint64_t> FunctionCycles, FunctionInstructions;
 };
 

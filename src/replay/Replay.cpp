@@ -27,16 +27,22 @@ public:
 
   llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) override {
     if (ThreadId != LastThread || !Last) {
-      std::unique_ptr<McaSimulator> &Sim = Cores[ThreadId];
-      if (!Sim)
-        Sim = std::make_unique<McaSimulator>(Target, NumFunctions);
-      Last = Sim.get();
+      Core &C = Cores[ThreadId];
+      if (!C.Sim) {
+        C.Builder = std::make_unique<McaInstructionBuilder>(Target);
+        C.Sim = std::make_unique<McaSimulator>(Target, *C.Builder, NumFunctions);
+      }
+      Last = C.Sim.get();
       LastThread = ThreadId;
     }
     return Last->add(Code);
   }
 
-  std::map<uint32_t, std::unique_ptr<McaSimulator>> Cores;
+  struct Core {
+    std::unique_ptr<McaInstructionBuilder> Builder;
+    std::unique_ptr<McaSimulator> Sim;
+  };
+  std::map<uint32_t, Core> Cores;
 
 private:
   const McaTarget &Target;
@@ -126,7 +132,8 @@ llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TracePr
   R.PartialSegments = Counts->PartialSegments;
   R.Mismatches = Code.mismatches();
   std::vector<FunctionCost> Costs(NumFunctions);
-  for (auto &[Thread, Core] : Sink.Cores) {
+  for (auto &[Thread, C] : Sink.Cores) {
+    McaSimulator *Core = C.Sim.get();
     if (llvm::Error E = Core->finish())
       return E;
     R.Cycles += Core->cycles();
