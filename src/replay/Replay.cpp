@@ -2,7 +2,7 @@
 /// The replay stage: a profile of the trace (the functions it runs), matching the code,
 /// then refill and simulation, one MCA core per traced thread.
 #include "Replay.h"
-#include "McaSimulator.h"
+#include "ExactModel.h"
 #include "Refill.h"
 #include "support/Error.h"
 #include "support/Progress.h"
@@ -18,38 +18,6 @@
 namespace mlgo {
 
 namespace {
-
-/// Sends each thread's code to its own simulated core.
-class SimulatingSink : public RefillSink {
-public:
-  SimulatingSink(const McaTarget &Target, uint32_t NumFunctions)
-      : Target(Target), NumFunctions(NumFunctions) {}
-
-  llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) override {
-    if (ThreadId != LastThread || !Last) {
-      Core &C = Cores[ThreadId];
-      if (!C.Sim) {
-        C.Builder = std::make_unique<McaInstructionBuilder>(Target);
-        C.Sim = std::make_unique<McaSimulator>(Target, *C.Builder, NumFunctions);
-      }
-      Last = C.Sim.get();
-      LastThread = ThreadId;
-    }
-    return Last->add(Code);
-  }
-
-  struct Core {
-    std::unique_ptr<McaInstructionBuilder> Builder;
-    std::unique_ptr<McaSimulator> Sim;
-  };
-  std::map<uint32_t, Core> Cores;
-
-private:
-  const McaTarget &Target;
-  uint32_t NumFunctions;
-  uint32_t LastThread = 0;
-  McaSimulator *Last = nullptr;
-};
 
 std::string listMismatches(const std::vector<FunctionMismatch> &List) {
   std::string Out;
@@ -111,14 +79,17 @@ llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TracePr
     return Reader.takeError();
   UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);
   size_t NumFunctions = Profile.Header.Functions.size() + Unmapped.Names.size();
-  SimulatingSink Sink(**Target, NumFunctions);
+  std::unique_ptr<CostModel> Model = std::make_unique<ExactModel>(**Target, NumFunctions);
   uint64_t Reported = 0;
-  auto Counts = refillTrace(**Reader, Code, Sink, Unmapped.OfModule, [&](uint64_t Done) {
+  auto Counts = refillTrace(**Reader, Code, *Model, Unmapped.OfModule, [&](uint64_t Done) {
     Bar.advance(Done - Reported);
     Reported = Done;
   });
   if (!Counts)
     return Counts.takeError();
+  auto Predicted = Model->finish();
+  if (!Predicted)
+    return Predicted.takeError();
 
   ReplayResult R;
   R.Code = Code.variant().path();
@@ -131,18 +102,15 @@ llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TracePr
   R.FoldedIterations = Counts->FoldedIterations;
   R.PartialSegments = Counts->PartialSegments;
   R.Mismatches = Code.mismatches();
+  R.Cycles = Predicted->Cycles;
+  R.Instructions = Predicted->Instructions;
+  R.Threads = Predicted->Threads;
+  R.Exact = Opts.Exact;
+  R.Simulated = Predicted->Simulated;
   std::vector<FunctionCost> Costs(NumFunctions);
-  for (auto &[Thread, C] : Sink.Cores) {
-    McaSimulator *Core = C.Sim.get();
-    if (llvm::Error E = Core->finish())
-      return E;
-    R.Cycles += Core->cycles();
-    R.Instructions += Core->instructions();
-    ++R.Threads;
-    for (size_t F = 0; F < Costs.size(); ++F) {
-      Costs[F].Cycles += Core->cyclesByFunction()[F];
-      Costs[F].Instructions += Core->instructionsByFunction()[F];
-    }
+  for (size_t F = 0; F < Costs.size(); ++F) {
+    Costs[F].Cycles = Predicted->FunctionCycles[F];
+    Costs[F].Instructions = Predicted->FunctionInstructions[F];
   }
   for (size_t F = 0; F < Costs.size(); ++F) {
     bool Traced = F < Profile.Executed.size();
@@ -289,6 +257,8 @@ Json ReplayResult::toJSON() const {
           {"folded_iterations", FoldedIterations},
           {"partial_segments", PartialSegments},
           {"threads", Threads},
+          {"mode", Exact ? "exact" : "fast"},
+          {"simulated_instructions", Simulated},
           {"functions", Functions},
           {"replayed_with_baseline_code", Mismatched}};
 }

@@ -34,6 +34,8 @@ struct ReplayOptions {
   bool ShowProgress = true; ///< a progress line, on a terminal only
   /// Where the binary the trace was recorded on is now; empty: where it was recorded.
   std::string RecordedBinary;
+  /// Simulate every traced instruction: the reference fast replay is measured against.
+  bool Exact = true;
 };
 
 struct FunctionCost {
@@ -56,6 +58,9 @@ struct ReplayResult {
   uint64_t FoldedIterations = 0;
   uint64_t PartialSegments = 0;
   uint32_t Threads = 0;
+  bool Exact = true;
+  /// Instructions MCA simulated (warm-ups included).
+  uint64_t Simulated = 0;
   /// Traced functions, most cycles first; with replayed unmapped code also one
   /// pseudo-function per module file name, "[unmapped] libc.so.6".
   std::vector<FunctionCost> Functions;
