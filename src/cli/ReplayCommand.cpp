@@ -4,6 +4,7 @@
 #include "Commands.h"
 #include "ExitCode.h"
 #include "replay/Replay.h"
+#include "support/CacheDirectory.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include <fmt/format.h>
@@ -142,6 +143,15 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
                                                 {"replay", UnmappedPolicy::Replay}},
           CLI::ignore_case))
       ->default_str("skip");
+  Cmd->add_flag("--exact", Flags->Options.Exact,
+                "Simulate every traced instruction of each variant (the reference; slow) "
+                "instead of only where its code differs from the traced binary's or the "
+                "baseline's");
+  Cmd->add_option("--cache-dir", Flags->Options.CacheDir,
+                  "Where the exact replays that fast replay compares with are kept "
+                  "(default: $XDG_CACHE_HOME/mlgo-ra or ~/.cache/mlgo-ra)");
+  Cmd->add_option("-j,--jobs", Flags->Options.Jobs,
+                  "Threads simulating the spans where code differs (default: one per core)");
   Cmd->add_option("--fail-if-slower", Flags->FailIfSlower,
                   "Exit 1 if the candidate is predicted slower than the baseline by more "
                   "than PCT percent")
@@ -154,6 +164,8 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
       throw CLI::RequiredError("--code or --baseline with --candidate");
   });
   return {Cmd, [Flags] {
+            if (Flags->Options.CacheDir.empty())
+              Flags->Options.CacheDir = defaultCacheDirectory();
             return Flags->Code.empty() ? compare(*Flags) : replayOne(*Flags);
           }};
 }

@@ -2,8 +2,7 @@
 /// The replay stage: a profile of the trace (the functions it runs), matching the code,
 /// then refill and simulation, one MCA core per traced thread.
 #include "Replay.h"
-#include "ExactModel.h"
-#include "Refill.h"
+#include "Replayer.h"
 #include "support/Error.h"
 #include "support/Progress.h"
 #include "trace/TraceProfile.h"
@@ -46,85 +45,6 @@ llvm::Error requireResolved(const VariantCode &Matched, bool HadFallback) {
                     listMismatches(Unresolved));
 }
 
-/// The pseudo-functions that replayed unmapped code is attributed to, numbered after
-/// the trace's functions: one per module file name ("[unmapped] libc.so.6").
-struct UnmappedFunctions {
-  std::vector<std::string> Names;
-  std::vector<uint32_t> OfModule; ///< per collector module id; empty: skip unmapped code
-};
-
-UnmappedFunctions unmappedFunctions(const ReplayOptions &Opts, const TraceProfile &Profile) {
-  UnmappedFunctions U;
-  if (Opts.Unmapped == UnmappedPolicy::Skip)
-    return U;
-  std::map<std::string, uint32_t> ByName;
-  for (const std::string &Module : Profile.ModuleNames) {
-    std::string Name = "[unmapped] " + llvm::sys::path::filename(Module).str();
-    auto [It, New] = ByName.try_emplace(Name, Profile.Header.Functions.size() + U.Names.size());
-    if (New)
-      U.Names.push_back(Name);
-    U.OfModule.push_back(It->second);
-  }
-  return U;
-}
-
-llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TraceProfile &Profile,
-                                        const VariantCode &Code, Progress &Bar) {
-  std::string Triple = Opts.Triple.empty() ? Code.variant().triple() : Opts.Triple;
-  auto Target = McaTarget::create(Triple, Opts.CPU);
-  if (!Target)
-    return Target.takeError();
-  auto Reader = SegmentTraceReader::open(Profile.Path);
-  if (!Reader)
-    return Reader.takeError();
-  UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);
-  size_t NumFunctions = Profile.Header.Functions.size() + Unmapped.Names.size();
-  std::unique_ptr<CostModel> Model = std::make_unique<ExactModel>(**Target, NumFunctions);
-  uint64_t Reported = 0;
-  auto Counts = refillTrace(**Reader, Code, *Model, Unmapped.OfModule, [&](uint64_t Done) {
-    Bar.advance(Done - Reported);
-    Reported = Done;
-  });
-  if (!Counts)
-    return Counts.takeError();
-  auto Predicted = Model->finish();
-  if (!Predicted)
-    return Predicted.takeError();
-
-  ReplayResult R;
-  R.Code = Code.variant().path();
-  R.CPU = Opts.CPU;
-  R.Triple = Triple;
-  R.Unmapped = Opts.Unmapped;
-  R.TraceInstructions = Counts->TraceInstructions;
-  R.UnmappedReplayed = Counts->UnmappedReplayed;
-  R.UnmappedSkipped = Counts->UnmappedSkipped;
-  R.FoldedIterations = Counts->FoldedIterations;
-  R.PartialSegments = Counts->PartialSegments;
-  R.Mismatches = Code.mismatches();
-  R.Cycles = Predicted->Cycles;
-  R.Instructions = Predicted->Instructions;
-  R.Threads = Predicted->Threads;
-  R.Exact = Opts.Exact;
-  R.Simulated = Predicted->Simulated;
-  std::vector<FunctionCost> Costs(NumFunctions);
-  for (size_t F = 0; F < Costs.size(); ++F) {
-    Costs[F].Cycles = Predicted->FunctionCycles[F];
-    Costs[F].Instructions = Predicted->FunctionInstructions[F];
-  }
-  for (size_t F = 0; F < Costs.size(); ++F) {
-    bool Traced = F < Profile.Executed.size();
-    if (Traced ? Profile.Executed[F] : Costs[F].Instructions > 0) {
-      Costs[F].Function = Traced ? Profile.Header.Functions[F].Key
-                                 : Unmapped.Names[F - Profile.Executed.size()];
-      R.Functions.push_back(Costs[F]);
-    }
-  }
-  std::stable_sort(R.Functions.begin(), R.Functions.end(),
-                   [](const auto &A, const auto &B) { return A.Cycles > B.Cycles; });
-  return R;
-}
-
 /// The trace's profile, checked to hold what Opts asks to replay.
 llvm::Expected<TraceProfile> loadProfile(const ReplayOptions &Opts) {
   auto Profile = profileTrace(Opts.Trace);
@@ -160,23 +80,49 @@ llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRe
   auto Image = CodeImage::load(Code);
   if (!Image)
     return Image.takeError();
-  // The recorded binary is read only if some function needs its code.
+  // The recorded binary is the fast replay's reference, and the code of mismatched
+  // functions with UseBaseline. Fast replay without it is exact.
+  llvm::StringRef RecordedPath =
+      Opts.RecordedBinary.empty() ? Profile->Header.BinaryPath : Opts.RecordedBinary;
   std::optional<CodeImage> Recorded;
   VariantCode Matched = matchToTrace(*Profile, *Image, nullptr);
-  if (!Matched.mismatches().empty() &&
-      Opts.OnCfgMismatch == CfgMismatchPolicy::UseBaseline) {
-    auto Loaded = loadRecordedBinary(*Profile, Opts.RecordedBinary.empty()
-                                                   ? Profile->Header.BinaryPath
-                                                   : Opts.RecordedBinary);
-    if (!Loaded)
+  bool NeedsFallback = !Matched.mismatches().empty() &&
+                       Opts.OnCfgMismatch == CfgMismatchPolicy::UseBaseline;
+  if (NeedsFallback || !Opts.Exact) {
+    auto Loaded = loadRecordedBinary(*Profile, RecordedPath);
+    if (Loaded)
+      Recorded = std::move(*Loaded);
+    else if (NeedsFallback)
       return Loaded.takeError();
-    Recorded = std::move(*Loaded);
-    Matched = matchToTrace(*Profile, *Image, &*Recorded);
+    else
+      llvm::consumeError(Loaded.takeError());
   }
-  if (llvm::Error E = requireResolved(Matched, Recorded.has_value()))
+  if (NeedsFallback)
+    Matched = matchToTrace(*Profile, *Image, &*Recorded);
+  if (llvm::Error E = requireResolved(Matched, NeedsFallback))
     return E;
   Progress Bar("replay", Profile->Instructions, Opts.ShowProgress);
-  return replayCode(Opts, *Profile, Matched, Bar);
+  if (Opts.Exact || !Recorded) {
+    ReplayOptions Exactly = Opts;
+    Exactly.CacheDir.clear(); // --exact is the reference: it always simulates
+    auto R = replayExactly(Exactly, *Profile, Matched, Bar);
+    if (!R)
+      return R.takeError();
+    return makeResult(Opts, *Profile, Matched, *R, true);
+  }
+  VariantCode Reference = matchToTrace(*Profile, *Recorded, nullptr);
+  auto R = replayAgainst(
+      Opts, *Profile, Matched, Reference,
+      [&]() -> llvm::Expected<PredictedCosts> {
+        auto Exact = replayExactly(Opts, *Profile, Reference, Bar);
+        if (!Exact)
+          return Exact.takeError();
+        return std::move(Exact->Costs);
+      },
+      Bar);
+  if (!R)
+    return R.takeError();
+  return makeResult(Opts, *Profile, Matched, *R, false);
 }
 
 llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
@@ -202,19 +148,38 @@ llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
   if (llvm::Error E = requireResolved(CandidateCode, Fallback != nullptr))
     return E;
 
-  // The two replays are independent: one per core.
+  // The baseline is replayed exactly (or found in the cache); the candidate, exactly
+  // or against it, meanwhile on the other core.
   Progress Bar("replay", 2 * Profile->Instructions, Opts.ShowProgress);
-  std::optional<llvm::Expected<ReplayResult>> BaselineResult;
-  std::thread Worker([&] { BaselineResult = replayCode(Opts, *Profile, BaselineCode, Bar); });
-  auto CandidateResult = replayCode(Opts, *Profile, CandidateCode, Bar);
-  Worker.join();
-  if (!*BaselineResult) {
-    llvm::consumeError(CandidateResult.takeError());
-    return BaselineResult->takeError();
+  ReplayOptions Exactly = Opts;
+  if (Opts.Exact)
+    Exactly.CacheDir.clear(); // --exact is the reference: it always simulates
+  std::optional<llvm::Expected<Replayed>> BaselineRun;
+  std::thread Worker(
+      [&] { BaselineRun = replayExactly(Exactly, *Profile, BaselineCode, Bar); });
+  bool Joined = false;
+  auto BaselineCosts = [&]() -> llvm::Expected<PredictedCosts> {
+    Worker.join();
+    Joined = true;
+    if (!*BaselineRun)
+      return stageError("the baseline's replay failed");
+    return (*BaselineRun)->Costs;
+  };
+  auto CandidateRun =
+      Opts.Exact ? replayExactly(Exactly, *Profile, CandidateCode, Bar)
+                 : replayAgainst(Opts, *Profile, CandidateCode, BaselineCode,
+                                 BaselineCosts, Bar);
+  if (!Joined)
+    Worker.join();
+  if (!*BaselineRun) {
+    llvm::consumeError(CandidateRun.takeError());
+    return BaselineRun->takeError();
   }
-  if (!CandidateResult)
-    return CandidateResult.takeError();
-  return ReplayComparison{std::move(**BaselineResult), std::move(*CandidateResult)};
+  if (!CandidateRun)
+    return CandidateRun.takeError();
+  return ReplayComparison{makeResult(Opts, *Profile, BaselineCode, **BaselineRun, true),
+                          makeResult(Opts, *Profile, CandidateCode, *CandidateRun,
+                                     Opts.Exact)};
 }
 
 std::vector<FunctionDelta> ReplayComparison::deltas() const {

@@ -25,6 +25,16 @@ enum class UnmappedPolicy {
 /// "skip" or "replay", as --unmapped spells it.
 const char *unmappedPolicyName(UnmappedPolicy P);
 
+/// Fast replay's spans (src/replay/SpanPlan.h): where a variant's code differs from
+/// its reference's, in instructions of the variant.
+struct SpanSettings {
+  /// Simulated before a span's first difference, not counted: fills the pipeline.
+  uint32_t WarmUp = 1024;
+  /// Of the same code after a span's last difference, still counted: by then the two
+  /// pipelines have converged.
+  uint32_t Settle = 1024;
+};
+
 struct ReplayOptions {
   std::string Trace;
   std::string CPU = "skylake"; ///< the CPU the reference work modeled
@@ -35,7 +45,12 @@ struct ReplayOptions {
   /// Where the binary the trace was recorded on is now; empty: where it was recorded.
   std::string RecordedBinary;
   /// Simulate every traced instruction: the reference fast replay is measured against.
-  bool Exact = true;
+  bool Exact = false;
+  SpanSettings Spans;
+  /// Threads that simulate spans (fast replay); 0: one per core.
+  unsigned Jobs = 0;
+  /// Where fast replay keeps the exact results of references; empty: not kept.
+  std::string CacheDir;
 };
 
 struct FunctionCost {

@@ -1,0 +1,103 @@
+/// \file
+/// The replay cache: a hash of what decides a replay names its JSON file.
+#include "ReplayCache.h"
+#include "support/Json.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
+
+namespace mlgo {
+
+namespace {
+
+constexpr const char *Format = "mlgo-ra.replay.cached";
+/// Bump when what a replay computes changes (MCA settings, attribution, refill).
+constexpr int Version = 1;
+
+std::string pathOf(llvm::StringRef Dir, llvm::StringRef Key) {
+  return (Dir + "/replay/" + Key + ".json").str();
+}
+
+/// Reads \p Field of \p J into \p Out; false if it is not there as a T.
+template <typename T> bool read(const Json &J, const char *Field, T &Out) {
+  auto Value = getJsonField<T>(J, Field, "");
+  if (!Value) {
+    llvm::consumeError(Value.takeError());
+    return false;
+  }
+  Out = std::move(*Value);
+  return true;
+}
+
+} // namespace
+
+llvm::Expected<std::string> replayCacheKey(const ReplayOptions &Opts,
+                                           const TraceProfile &Profile,
+                                           const VariantCode &Code) {
+  // Code that falls back to another image for some functions has no identity of its
+  // own: not cached.
+  if (!Code.mismatches().empty())
+    return "";
+  auto Trace = llvm::MemoryBuffer::getFile(Profile.Path);
+  if (!Trace)
+    return inputError(Profile.Path, "cannot read: {}", Trace.getError().message());
+  llvm::SHA256 Hash;
+  for (llvm::StringRef Part :
+       {llvm::StringRef(Format), llvm::StringRef(std::to_string(Version)),
+        (*Trace)->getBuffer(), llvm::StringRef(Code.variant().identity()),
+        llvm::StringRef(Opts.CPU), llvm::StringRef(replayTriple(Opts, Code)),
+        llvm::StringRef(unmappedPolicyName(Opts.Unmapped))}) {
+    Hash.update(std::to_string(Part.size()));
+    Hash.update(Part);
+  }
+  return llvm::toHex(Hash.final(), /*LowerCase=*/true);
+}
+
+std::optional<Replayed> loadCachedReplay(llvm::StringRef Dir, llvm::StringRef Key) {
+  auto J = readJsonFile(pathOf(Dir, Key));
+  if (!J) {
+    llvm::consumeError(J.takeError());
+    return std::nullopt;
+  }
+  Replayed R;
+  std::string Name;
+  int V = 0;
+  RefillCounts &C = R.Counts;
+  PredictedCosts &P = R.Costs;
+  bool Ok = read(*J, "format", Name) && Name == Format && read(*J, "version", V) &&
+            V == Version && read(*J, "trace_instructions", C.TraceInstructions) &&
+            read(*J, "refilled", C.Refilled) &&
+            read(*J, "unmapped_replayed", C.UnmappedReplayed) &&
+            read(*J, "unmapped_skipped", C.UnmappedSkipped) &&
+            read(*J, "folded_iterations", C.FoldedIterations) &&
+            read(*J, "partial_segments", C.PartialSegments) && read(*J, "cycles", P.Cycles) &&
+            read(*J, "instructions", P.Instructions) && read(*J, "threads", P.Threads) &&
+            read(*J, "function_cycles", P.FunctionCycles) &&
+            read(*J, "function_instructions", P.FunctionInstructions) &&
+            P.FunctionCycles.size() == P.FunctionInstructions.size();
+  if (!Ok)
+    return std::nullopt;
+  return R;
+}
+
+llvm::Error storeCachedReplay(llvm::StringRef Dir, llvm::StringRef Key, const Replayed &R) {
+  const RefillCounts &C = R.Counts;
+  const PredictedCosts &P = R.Costs;
+  Json J = {{"format", Format},
+            {"version", Version},
+            {"trace_instructions", C.TraceInstructions},
+            {"refilled", C.Refilled},
+            {"unmapped_replayed", C.UnmappedReplayed},
+            {"unmapped_skipped", C.UnmappedSkipped},
+            {"folded_iterations", C.FoldedIterations},
+            {"partial_segments", C.PartialSegments},
+            {"cycles", P.Cycles},
+            {"instructions", P.Instructions},
+            {"threads", P.Threads},
+            {"function_cycles", P.FunctionCycles},
+            {"function_instructions", P.FunctionInstructions}};
+  return writeJsonFile(pathOf(Dir, Key), J);
+}
+
+} // namespace mlgo

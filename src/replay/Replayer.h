@@ -1,0 +1,49 @@
+/// \file
+/// Replaying one matched variant: exactly, or (fast replay) against a reference whose
+/// exact costs are known or cached; and the ReplayResult that reports it.
+#pragma once
+
+#include "CostModel.h"
+#include "Replay.h"
+#include "support/Progress.h"
+#include "trace/TraceProfile.h"
+
+#include <functional>
+
+namespace mlgo {
+
+/// What a replay computed: the refill's counts and the predicted costs.
+struct Replayed {
+  RefillCounts Counts;
+  PredictedCosts Costs;
+};
+
+/// The pseudo-functions that replayed unmapped code is attributed to, numbered after
+/// the trace's functions: one per module file name ("[unmapped] libc.so.6").
+struct UnmappedFunctions {
+  std::vector<std::string> Names;
+  std::vector<uint32_t> OfModule; ///< per collector module id; empty: skip unmapped code
+};
+UnmappedFunctions unmappedFunctions(const ReplayOptions &Opts, const TraceProfile &Profile);
+
+/// Every instruction simulated. With Opts.CacheDir, the result is read from the cache
+/// when there, and kept there when computed.
+llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TraceProfile &Profile,
+                                       const VariantCode &Code, Progress &Bar);
+
+/// Fast replay of \p Code against \p Reference, whose exact costs \p ReferenceCosts
+/// gives (called once, after the refill: it may wait for a replay running meanwhile).
+llvm::Expected<Replayed>
+replayAgainst(const ReplayOptions &Opts, const TraceProfile &Profile, const VariantCode &Code,
+              const VariantCode &Reference,
+              const std::function<llvm::Expected<PredictedCosts>()> &ReferenceCosts,
+              Progress &Bar);
+
+/// The result of replaying \p Code.
+ReplayResult makeResult(const ReplayOptions &Opts, const TraceProfile &Profile,
+                        const VariantCode &Code, const Replayed &R, bool Exact);
+
+/// The triple that replaying \p Code simulates.
+std::string replayTriple(const ReplayOptions &Opts, const VariantCode &Code);
+
+} // namespace mlgo

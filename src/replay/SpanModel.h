@@ -1,0 +1,55 @@
+/// \file
+/// Fast replay, the default: a variant's cycles are its reference's exact cycles plus,
+/// for every span where their code differs (SpanPlan.h), the variant's cycles minus the
+/// reference's over that span. Spans are simulated in batches on Jobs threads.
+#pragma once
+
+#include "CostModel.h"
+#include "McaSimulator.h"
+#include "SpanPlan.h"
+
+#include <functional>
+#include <memory>
+
+namespace mlgo {
+
+class SpanModel : public CostModel {
+public:
+  /// \p Reference gives, when finish() needs them, the exact costs of the reference
+  /// that the refill pairs the code with.
+  SpanModel(const McaTarget &Target, uint32_t NumFunctions, const SpanSettings &Settings,
+            unsigned Jobs, std::function<llvm::Expected<PredictedCosts>()> Reference);
+  ~SpanModel() override;
+
+  llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) override {
+    if (llvm::Error E = Planner.onCode(ThreadId, Code))
+      return E;
+    return Planner.pendingInstructions() >= BatchInstructions ? simulatePlanned()
+                                                              : llvm::Error::success();
+  }
+  llvm::Expected<PredictedCosts> finish() override;
+
+private:
+  /// Span instructions planned before they are simulated: enough to keep the threads
+  /// busy, few enough to keep memory small.
+  static constexpr uint64_t BatchInstructions = 1 << 20;
+
+  /// Per job: its instruction builder and what its spans changed.
+  struct Job {
+    std::unique_ptr<McaInstructionBuilder> Builder;
+    std::vector<int64_t> Cycles, Instructions; ///< per function: variant - reference
+  };
+
+  llvm::Error simulatePlanned();
+  llvm::Error simulate(const Span &S, Job &J);
+
+  const McaTarget &Target;
+  uint32_t NumFunctions;
+  SameTiming Same;
+  SpanPlanner Planner;
+  std::vector<Job> Jobs;
+  std::function<llvm::Expected<PredictedCosts>()> Reference;
+  uint64_t Simulated = 0;
+};
+
+} // namespace mlgo

@@ -1,0 +1,80 @@
+/// \file
+/// Fast replay's plan. A variant is replayed against a reference whose exact cycles
+/// are known: where both run the same code the pipeline does the same, so only spans
+/// around code that differs are simulated, each once with either code after the same
+/// warm-up, and their difference is added to the reference's cycles. A span starts
+/// WarmUp instructions of same code before its first difference and ends once Settle
+/// instructions of same code have followed its last one (by then the two pipelines
+/// have converged); spans closer than that merge.
+#pragma once
+
+#include "Refill.h"
+#include "Replay.h"
+#include "SameTiming.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/MC/MCInst.h"
+#include <deque>
+#include <map>
+#include <vector>
+
+namespace mlgo {
+
+/// The code of an event on one side, copied from the refill.
+struct SpanCode {
+  uint32_t Function;
+  std::vector<llvm::MCInst> Instructions;
+  std::vector<uint64_t> Addresses;
+};
+
+/// Consecutive events of one thread, simulated from an empty pipeline on both sides.
+struct Span {
+  /// Per event, its code in the variant and in the reference (SpanPlanner::codes()).
+  std::vector<std::pair<uint32_t, uint32_t>> Events;
+  /// The first WarmUp events only fill the pipeline: their cycles are not counted.
+  uint32_t WarmUp = 0;
+  uint64_t Instructions = 0; ///< on both sides, warm-up included
+};
+
+class SpanPlanner : public RefillSink {
+public:
+  SpanPlanner(const SpanSettings &Settings, SameTiming &Same)
+      : Settings(Settings), Same(Same) {}
+
+  llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) override;
+  /// Ends every thread's open span.
+  void finish();
+  /// The spans ended since the last call, handed over.
+  std::vector<Span> takeSpans();
+  /// Instructions in the spans ended and not yet taken.
+  uint64_t pendingInstructions() const { return PendingInstructions; }
+  const std::vector<SpanCode> &codes() const { return Codes; }
+
+private:
+  struct ThreadState {
+    /// The latest events: (variant code, reference code), variant instructions; at
+    /// least WarmUp instructions when the thread has run that many.
+    std::deque<std::pair<std::pair<uint32_t, uint32_t>, uint32_t>> History;
+    uint64_t HistoryInstructions = 0;
+    bool Open = false;
+    Span Current;
+    uint64_t Settled = 0; ///< instructions of same code since the last difference
+  };
+
+  uint32_t intern(uint32_t Function, llvm::ArrayRef<llvm::MCInst> Instructions,
+                  llvm::ArrayRef<uint64_t> Addresses);
+  void open(ThreadState &T);
+  void close(ThreadState &T);
+
+  SpanSettings Settings;
+  SameTiming &Same;
+  std::vector<SpanCode> Codes;
+  /// Refilled code is a slice of the refill's decoded code, which lives as long as the
+  /// refill: its address and length name it.
+  llvm::DenseMap<std::pair<const llvm::MCInst *, size_t>, uint32_t> CodeIds;
+  std::map<uint32_t, ThreadState> Threads;
+  std::vector<Span> Done;
+  uint64_t PendingInstructions = 0;
+};
+
+} // namespace mlgo
