@@ -8,6 +8,7 @@
 
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace mlgo {
@@ -20,6 +21,9 @@ struct PredictedCosts {
   std::vector<uint64_t> FunctionCycles, FunctionInstructions;
   /// Instructions MCA simulated (warm-ups included).
   uint64_t Simulated = 0;
+  /// Of an exact replay that records them (a reference): per thread, the cycles of
+  /// each event (by RefilledCode::Event).
+  std::map<uint32_t, std::vector<uint32_t>> EventCycles;
 };
 
 class CostModel : public RefillSink {

@@ -10,6 +10,8 @@ llvm::Error ExactModel::onCode(uint32_t ThreadId, const RefilledCode &Code) {
     if (!C.Sim) {
       C.Builder = std::make_unique<McaInstructionBuilder>(Target);
       C.Sim = std::make_unique<McaSimulator>(Target, *C.Builder, NumFunctions);
+      if (RecordEvents)
+        C.Sim->recordEventCycles(EventCycles[ThreadId]);
     }
     Last = C.Sim.get();
     LastThread = ThreadId;
@@ -33,6 +35,7 @@ llvm::Expected<PredictedCosts> ExactModel::finish() {
     }
   }
   Costs.Simulated = Costs.Instructions;
+  Costs.EventCycles = std::move(EventCycles);
   return Costs;
 }
 

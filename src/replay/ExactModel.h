@@ -14,8 +14,9 @@ namespace mlgo {
 
 class ExactModel : public CostModel {
 public:
-  ExactModel(const McaTarget &Target, uint32_t NumFunctions)
-      : Target(Target), NumFunctions(NumFunctions) {}
+  /// \p RecordEvents: also the cycles of every event (a reference's, for fast replay).
+  ExactModel(const McaTarget &Target, uint32_t NumFunctions, bool RecordEvents)
+      : Target(Target), NumFunctions(NumFunctions), RecordEvents(RecordEvents) {}
 
   llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) override;
   llvm::Expected<PredictedCosts> finish() override;
@@ -27,7 +28,9 @@ private:
   };
   const McaTarget &Target;
   uint32_t NumFunctions;
+  bool RecordEvents;
   std::map<uint32_t, Core> Cores; ///< by thread id
+  std::map<uint32_t, std::vector<uint32_t>> EventCycles;
   uint32_t LastThread = 0;
   McaSimulator *Last = nullptr;
 };

@@ -177,6 +177,8 @@ struct McaSimulator::Impl {
   /// The functions of queued, not yet retired instructions: (function, count) runs,
   /// oldest first. Instructions retire in order.
   std::deque<std::pair<uint32_t, uint32_t>> Unretired;
+  /// The same, by event, when recording event cycles.
+  std::deque<std::pair<uint64_t, uint32_t>> UnretiredEvents;
 };
 
 McaSimulator::McaSimulator(const McaTarget &Target, McaInstructionBuilder &Builder,
@@ -199,7 +201,20 @@ void McaSimulator::onRetire() {
   LastRetiredFunction = Function;
   // Retirement happens within the current cycle, so Cycles + 1 have passed.
   FunctionCycles[Function] += Cycles + 1 - Attributed;
+  if (EventCycles) {
+    auto &Event = I->UnretiredEvents.front();
+    LastRetiredEvent = Event.first;
+    attributeToEvent(Event.first, Cycles + 1 - Attributed);
+    if (--Event.second == 0)
+      I->UnretiredEvents.pop_front();
+  }
   Attributed = Cycles + 1;
+}
+
+void McaSimulator::attributeToEvent(uint64_t Event, uint64_t Cycles) {
+  if (EventCycles->size() <= Event)
+    EventCycles->resize(std::max<size_t>(Event + 1, EventCycles->size() * 2));
+  (*EventCycles)[Event] += Cycles;
 }
 
 llvm::Error McaSimulator::add(const RefilledCode &Code) {
@@ -231,6 +246,8 @@ llvm::Error McaSimulator::add(const RefilledCode &Code) {
     I->Unretired.back().second += Added;
   else if (Added)
     I->Unretired.push_back({Code.Function, Added});
+  if (EventCycles && Added)
+    I->UnretiredEvents.push_back({Code.Event, Added});
   Pending += Added;
   return Pending >= BatchSize ? run() : llvm::Error::success();
 }
@@ -261,6 +278,8 @@ llvm::Error McaSimulator::finish() {
     return E;
   if (Retired && Attributed < Cycles) { // cycles after the last retirement
     FunctionCycles[LastRetiredFunction] += Cycles - Attributed;
+    if (EventCycles)
+      attributeToEvent(LastRetiredEvent, Cycles - Attributed);
     Attributed = Cycles;
   }
   return llvm::Error::success();

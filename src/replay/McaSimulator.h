@@ -64,6 +64,10 @@ public:
                uint32_t NumFunctions);
   ~McaSimulator();
 
+  /// Also adds the cycles of each retired instruction to \p Costs[its code's Event]
+  /// (growing it as needed), from now on.
+  void recordEventCycles(std::vector<uint32_t> &Costs) { EventCycles = &Costs; }
+
   /// Queues the instructions of \p Code, simulating whenever a batch is full.
   llvm::Error add(const RefilledCode &Code);
   /// Ends the stream and simulates until the last instruction retires.
@@ -84,10 +88,13 @@ private:
   llvm::Error run();
   void onCycleEnd() { ++Cycles; }
   void onRetire();
+  void attributeToEvent(uint64_t Event, uint64_t Cycles);
 
   std::unique_ptr<Impl> I;
   uint64_t Cycles = 0, Retired = 0, Attributed = 0;
   uint32_t LastRetiredFunction = 0;
+  uint64_t LastRetiredEvent = 0;
+  std::vector<uint32_t> *EventCycles = nullptr;
   uint32_t Pending = 0; ///< instructions added since the pipeline last ran
   uint32_t Created = 0; ///< new (not recycled) instructions in the source
   std::vector<uint64_t> FunctionCycles, FunctionInstructions;

@@ -4,6 +4,7 @@
 #include "DecodedCode.h"
 #include "support/Error.h"
 
+#include <map>
 #include <optional>
 #include <tuple>
 
@@ -117,8 +118,10 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
     ReferenceDecoder.emplace(Trace, *Reference, UnmappedFunctions);
   RefillCounts Counts;
   uint64_t NextProgress = 1 << 20;
+  std::map<uint32_t, uint64_t> Ordinals; ///< per thread: events so far
   llvm::Error Err = forEachEvent(Trace, [&](uint32_t ThreadId,
                                             const SegmentEvent &E) -> llvm::Error {
+    uint64_t Ordinal = Ordinals[ThreadId]++;
     Counts.TraceInstructions += E.Count;
     if (OnProgress && Counts.TraceInstructions >= NextProgress) {
       OnProgress(Counts.TraceInstructions);
@@ -139,7 +142,7 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
     Counts.Refilled += Found->Count;
     Counts.UnmappedReplayed += IsCode ? Found->Count + Found->Folded : 0;
     Counts.FoldedIterations += Found->Folded;
-    RefilledCode Refilled{Found->Function, {}, {}, {}, {}};
+    RefilledCode Refilled{Found->Function, Ordinal, {}, {}, {}, {}};
     std::tie(Refilled.Instructions, Refilled.Addresses) = slice(*Found);
     if (ReferenceDecoder) {
       auto InReference = Decode(*ReferenceDecoder);

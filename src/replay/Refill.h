@@ -20,6 +20,9 @@ struct RefilledCode {
   /// Index into the trace header's functions, or the caller's pseudo-function of a
   /// module for unmapped code (see refillTrace).
   uint32_t Function;
+  /// The event's ordinal among its thread's events in the trace (all of them, also
+  /// those that hand nothing over): it names the event across variants.
+  uint64_t Event;
   llvm::ArrayRef<llvm::MCInst> Instructions;
   llvm::ArrayRef<uint64_t> Addresses; ///< in the image the code comes from
   /// With a reference (see refillTrace), what the reference runs in the same place.

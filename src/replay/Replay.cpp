@@ -111,15 +111,10 @@ llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRe
     return makeResult(Opts, *Profile, Matched, *R, true);
   }
   VariantCode Reference = matchToTrace(*Profile, *Recorded, nullptr);
-  auto R = replayAgainst(
-      Opts, *Profile, Matched, Reference,
-      [&]() -> llvm::Expected<PredictedCosts> {
-        auto Exact = replayExactly(Opts, *Profile, Reference, Bar);
-        if (!Exact)
-          return Exact.takeError();
-        return std::move(Exact->Costs);
-      },
-      Bar);
+  auto Exact = replayExactly(Opts, *Profile, Reference, Bar, /*RecordEvents=*/true);
+  if (!Exact)
+    return Exact.takeError();
+  auto R = replayAgainst(Opts, *Profile, Matched, Reference, Exact->Costs, Bar);
   if (!R)
     return R.takeError();
   return makeResult(Opts, *Profile, Matched, *R, false);
@@ -148,29 +143,28 @@ llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
   if (llvm::Error E = requireResolved(CandidateCode, Fallback != nullptr))
     return E;
 
-  // The baseline is replayed exactly (or found in the cache); the candidate, exactly
-  // or against it, meanwhile on the other core.
   Progress Bar("replay", 2 * Profile->Instructions, Opts.ShowProgress);
+  if (!Opts.Exact) {
+    // The baseline is replayed exactly (or found in the cache), then the candidate
+    // against it.
+    auto BaselineRun = replayExactly(Opts, *Profile, BaselineCode, Bar, true);
+    if (!BaselineRun)
+      return BaselineRun.takeError();
+    auto CandidateRun =
+        replayAgainst(Opts, *Profile, CandidateCode, BaselineCode, BaselineRun->Costs, Bar);
+    if (!CandidateRun)
+      return CandidateRun.takeError();
+    return ReplayComparison{makeResult(Opts, *Profile, BaselineCode, *BaselineRun, true),
+                            makeResult(Opts, *Profile, CandidateCode, *CandidateRun, false)};
+  }
+  // --exact: the two replays are independent, one per core, and never cached.
   ReplayOptions Exactly = Opts;
-  if (Opts.Exact)
-    Exactly.CacheDir.clear(); // --exact is the reference: it always simulates
+  Exactly.CacheDir.clear();
   std::optional<llvm::Expected<Replayed>> BaselineRun;
   std::thread Worker(
       [&] { BaselineRun = replayExactly(Exactly, *Profile, BaselineCode, Bar); });
-  bool Joined = false;
-  auto BaselineCosts = [&]() -> llvm::Expected<PredictedCosts> {
-    Worker.join();
-    Joined = true;
-    if (!*BaselineRun)
-      return stageError("the baseline's replay failed");
-    return (*BaselineRun)->Costs;
-  };
-  auto CandidateRun =
-      Opts.Exact ? replayExactly(Exactly, *Profile, CandidateCode, Bar)
-                 : replayAgainst(Opts, *Profile, CandidateCode, BaselineCode,
-                                 BaselineCosts, Bar);
-  if (!Joined)
-    Worker.join();
+  auto CandidateRun = replayExactly(Exactly, *Profile, CandidateCode, Bar);
+  Worker.join();
   if (!*BaselineRun) {
     llvm::consumeError(CandidateRun.takeError());
     return BaselineRun->takeError();
@@ -178,8 +172,7 @@ llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
   if (!CandidateRun)
     return CandidateRun.takeError();
   return ReplayComparison{makeResult(Opts, *Profile, BaselineCode, **BaselineRun, true),
-                          makeResult(Opts, *Profile, CandidateCode, *CandidateRun,
-                                     Opts.Exact)};
+                          makeResult(Opts, *Profile, CandidateCode, *CandidateRun, true)};
 }
 
 std::vector<FunctionDelta> ReplayComparison::deltas() const {

@@ -1,7 +1,9 @@
 /// \file
 /// The replay cache: a hash of what decides a replay names its JSON file.
 #include "ReplayCache.h"
+#include "support/ByteCursor.h"
 #include "support/Json.h"
+#include "support/OutputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -14,9 +16,42 @@ namespace {
 constexpr const char *Format = "mlgo-ra.replay.cached";
 /// Bump when what a replay computes changes (MCA settings, attribution, refill).
 constexpr int Version = 1;
+constexpr const char *EventsMagic = "MLGOEVC1";
 
-std::string pathOf(llvm::StringRef Dir, llvm::StringRef Key) {
-  return (Dir + "/replay/" + Key + ".json").str();
+std::string pathOf(llvm::StringRef Dir, llvm::StringRef Key, llvm::StringRef Suffix) {
+  return (Dir + "/replay/" + Key + Suffix).str();
+}
+
+/// Event cycles, per thread: its id, its event count, the cycles (LEB128 varints).
+std::string encodeEvents(const std::map<uint32_t, std::vector<uint32_t>> &Events) {
+  std::string Out = EventsMagic;
+  for (const auto &[Thread, Cycles] : Events) {
+    // The recording grows its vectors ahead: trailing zeros say nothing.
+    size_t N = Cycles.size();
+    while (N && !Cycles[N - 1])
+      --N;
+    appendVarint(Out, Thread);
+    appendVarint(Out, N);
+    for (size_t I = 0; I < N; ++I)
+      appendVarint(Out, Cycles[I]);
+  }
+  return Out;
+}
+
+bool decodeEvents(llvm::StringRef Bytes, std::map<uint32_t, std::vector<uint32_t>> &Events) {
+  if (!Bytes.consume_front(EventsMagic))
+    return false;
+  ByteCursor C{Bytes.bytes_begin(), Bytes.bytes_end()};
+  while (C.P != C.E && !C.Short) {
+    std::vector<uint32_t> &Cycles = Events[C.varint()];
+    uint64_t N = C.varint();
+    if (N > uint64_t(C.E - C.P))
+      return false;
+    Cycles.resize(N);
+    for (uint32_t &Cycle : Cycles)
+      Cycle = C.varint();
+  }
+  return !C.Short;
 }
 
 /// Reads \p Field of \p J into \p Out; false if it is not there as a T.
@@ -55,7 +90,7 @@ llvm::Expected<std::string> replayCacheKey(const ReplayOptions &Opts,
 }
 
 std::optional<Replayed> loadCachedReplay(llvm::StringRef Dir, llvm::StringRef Key) {
-  auto J = readJsonFile(pathOf(Dir, Key));
+  auto J = readJsonFile(pathOf(Dir, Key, ".json"));
   if (!J) {
     llvm::consumeError(J.takeError());
     return std::nullopt;
@@ -76,7 +111,8 @@ std::optional<Replayed> loadCachedReplay(llvm::StringRef Dir, llvm::StringRef Ke
             read(*J, "function_cycles", P.FunctionCycles) &&
             read(*J, "function_instructions", P.FunctionInstructions) &&
             P.FunctionCycles.size() == P.FunctionInstructions.size();
-  if (!Ok)
+  auto Events = llvm::MemoryBuffer::getFile(pathOf(Dir, Key, ".events"));
+  if (!Ok || !Events || !decodeEvents((*Events)->getBuffer(), P.EventCycles))
     return std::nullopt;
   return R;
 }
@@ -97,7 +133,10 @@ llvm::Error storeCachedReplay(llvm::StringRef Dir, llvm::StringRef Key, const Re
             {"threads", P.Threads},
             {"function_cycles", P.FunctionCycles},
             {"function_instructions", P.FunctionInstructions}};
-  return writeJsonFile(pathOf(Dir, Key), J);
+  // The events first: a description without them is no entry.
+  if (llvm::Error E = writeFileAtomically(pathOf(Dir, Key, ".events"), encodeEvents(P.EventCycles)))
+    return E;
+  return writeJsonFile(pathOf(Dir, Key, ".json"), J);
 }
 
 } // namespace mlgo

@@ -1,6 +1,7 @@
 /// \file
 /// Exact replay results kept on disk, so that fast replay simulates its reference once
-/// per trace, code, CPU and settings: one JSON file per key in a directory.
+/// per trace, code, CPU and settings: per key in DIR/replay/, KEY.json (counts, cycles
+/// per function) and KEY.events (the cycles of every event).
 #pragma once
 
 #include "Replayer.h"

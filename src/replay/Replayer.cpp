@@ -70,7 +70,8 @@ llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfil
 } // namespace
 
 llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TraceProfile &Profile,
-                                       const VariantCode &Code, Progress &Bar) {
+                                       const VariantCode &Code, Progress &Bar,
+                                       bool RecordEvents) {
   std::string Key;
   if (!Opts.CacheDir.empty()) {
     auto K = replayCacheKey(Opts, Profile, Code);
@@ -84,8 +85,8 @@ llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TracePro
   }
   auto R = replayWith(
       Opts, Profile, Code, nullptr,
-      [](const McaTarget &Target, uint32_t NumFunctions) {
-        return std::make_unique<ExactModel>(Target, NumFunctions);
+      [&](const McaTarget &Target, uint32_t NumFunctions) {
+        return std::make_unique<ExactModel>(Target, NumFunctions, RecordEvents || !Key.empty());
       },
       Bar);
   if (R && !Key.empty())
@@ -94,11 +95,9 @@ llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TracePro
   return R;
 }
 
-llvm::Expected<Replayed>
-replayAgainst(const ReplayOptions &Opts, const TraceProfile &Profile, const VariantCode &Code,
-              const VariantCode &Reference,
-              const std::function<llvm::Expected<PredictedCosts>()> &ReferenceCosts,
-              Progress &Bar) {
+llvm::Expected<Replayed> replayAgainst(const ReplayOptions &Opts, const TraceProfile &Profile,
+                                       const VariantCode &Code, const VariantCode &Reference,
+                                       const PredictedCosts &ReferenceCosts, Progress &Bar) {
   unsigned Jobs = Opts.Jobs ? Opts.Jobs : std::max(1u, std::thread::hardware_concurrency());
   return replayWith(
       Opts, Profile, Code, &Reference,

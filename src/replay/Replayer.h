@@ -8,7 +8,6 @@
 #include "support/Progress.h"
 #include "trace/TraceProfile.h"
 
-#include <functional>
 
 namespace mlgo {
 
@@ -26,18 +25,18 @@ struct UnmappedFunctions {
 };
 UnmappedFunctions unmappedFunctions(const ReplayOptions &Opts, const TraceProfile &Profile);
 
-/// Every instruction simulated. With Opts.CacheDir, the result is read from the cache
-/// when there, and kept there when computed.
+/// Every instruction simulated; \p RecordEvents: with the cycles of every event, as a
+/// reference. With Opts.CacheDir, the result is read from the cache when there (with
+/// event cycles), and kept there when computed.
 llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TraceProfile &Profile,
-                                       const VariantCode &Code, Progress &Bar);
+                                       const VariantCode &Code, Progress &Bar,
+                                       bool RecordEvents = false);
 
-/// Fast replay of \p Code against \p Reference, whose exact costs \p ReferenceCosts
-/// gives (called once, after the refill: it may wait for a replay running meanwhile).
-llvm::Expected<Replayed>
-replayAgainst(const ReplayOptions &Opts, const TraceProfile &Profile, const VariantCode &Code,
-              const VariantCode &Reference,
-              const std::function<llvm::Expected<PredictedCosts>()> &ReferenceCosts,
-              Progress &Bar);
+/// Fast replay of \p Code against \p Reference, whose exact costs with event cycles
+/// are \p ReferenceCosts.
+llvm::Expected<Replayed> replayAgainst(const ReplayOptions &Opts, const TraceProfile &Profile,
+                                       const VariantCode &Code, const VariantCode &Reference,
+                                       const PredictedCosts &ReferenceCosts, Progress &Bar);
 
 /// The result of replaying \p Code.
 ReplayResult makeResult(const ReplayOptions &Opts, const TraceProfile &Profile,

@@ -1,6 +1,6 @@
 /// \file
-/// Fast replay: spans simulated on both sides in parallel, their differences added to
-/// the reference's exact costs.
+/// Fast replay: spans simulated in parallel, their differences from the reference's
+/// recorded cycles added to its exact costs.
 #include "SpanModel.h"
 #include "support/Error.h"
 
@@ -11,10 +11,10 @@ namespace mlgo {
 
 SpanModel::SpanModel(const McaTarget &Target, uint32_t NumFunctions,
                      const SpanSettings &Settings, unsigned Jobs,
-                     std::function<llvm::Expected<PredictedCosts>()> Reference)
+                     const PredictedCosts &Reference)
     : Target(Target), NumFunctions(NumFunctions),
       Same(Target.instrInfo(), Target.registerInfo().getProgramCounter()),
-      Planner(Settings, Same), Jobs(std::max(1u, Jobs)), Reference(std::move(Reference)) {}
+      Planner(Settings, Same), Jobs(std::max(1u, Jobs)), Reference(Reference) {}
 
 SpanModel::~SpanModel() = default;
 
@@ -24,22 +24,27 @@ llvm::Error SpanModel::simulate(const Span &S, Job &J) {
     J.Cycles.assign(NumFunctions, 0);
     J.Instructions.assign(NumFunctions, 0);
   }
-  for (bool Variant : {true, false}) {
-    // The warm-up's cycles go to an extra "function", NumFunctions, and are dropped.
-    McaSimulator Sim(Target, *J.Builder, NumFunctions + 1);
-    for (uint32_t I = 0; I < S.Events.size(); ++I) {
-      const SpanCode &Code = Planner.codes()[Variant ? S.Events[I].first : S.Events[I].second];
-      uint32_t Tag = I < S.WarmUp ? NumFunctions : Code.Function;
-      if (llvm::Error E = Sim.add({Tag, Code.Instructions, Code.Addresses, {}, {}}))
-        return E;
-    }
-    if (llvm::Error E = Sim.finish())
+  // The warm-up's cycles go to an extra "function", NumFunctions, and are dropped.
+  McaSimulator Sim(Target, *J.Builder, NumFunctions + 1);
+  for (uint32_t I = 0; I < S.Events.size(); ++I) {
+    const SpanCode &Code = Planner.codes()[S.Events[I].first];
+    uint32_t Tag = I < S.WarmUp ? NumFunctions : Code.Function;
+    if (llvm::Error E = Sim.add({Tag, S.Ordinals[I], Code.Instructions, Code.Addresses, {}, {}}))
       return E;
-    int64_t Sign = Variant ? 1 : -1;
-    for (uint32_t F = 0; F < NumFunctions; ++F) {
-      J.Cycles[F] += Sign * int64_t(Sim.cyclesByFunction()[F]);
-      J.Instructions[F] += Sign * int64_t(Sim.instructionsByFunction()[F]);
-    }
+  }
+  if (llvm::Error E = Sim.finish())
+    return E;
+  for (uint32_t F = 0; F < NumFunctions; ++F) {
+    J.Cycles[F] += Sim.cyclesByFunction()[F];
+    J.Instructions[F] += Sim.instructionsByFunction()[F];
+  }
+  // The reference's cycles of the same events, as it ran them in the whole trace.
+  auto Recorded = Reference.EventCycles.find(S.Thread);
+  for (uint32_t I = S.WarmUp; I < S.Events.size(); ++I) {
+    const SpanCode &Code = Planner.codes()[S.Events[I].second];
+    if (Recorded != Reference.EventCycles.end() && S.Ordinals[I] < Recorded->second.size())
+      J.Cycles[Code.Function] -= Recorded->second[S.Ordinals[I]];
+    J.Instructions[Code.Function] -= Code.Instructions.size();
   }
   return llvm::Error::success();
 }
@@ -78,13 +83,15 @@ llvm::Expected<PredictedCosts> SpanModel::finish() {
   Planner.finish();
   if (llvm::Error E = simulatePlanned())
     return E;
-  auto Referenced = Reference();
-  if (!Referenced)
-    return Referenced.takeError();
-  PredictedCosts Costs = std::move(*Referenced);
-  if (Costs.FunctionCycles.size() != NumFunctions)
+  if (Reference.FunctionCycles.size() != NumFunctions)
     return stageError("the reference was replayed with {} functions, not {}",
-                      Costs.FunctionCycles.size(), NumFunctions);
+                      Reference.FunctionCycles.size(), NumFunctions);
+  PredictedCosts Costs;
+  Costs.Cycles = Reference.Cycles;
+  Costs.Instructions = Reference.Instructions;
+  Costs.Threads = Reference.Threads;
+  Costs.FunctionCycles = Reference.FunctionCycles;
+  Costs.FunctionInstructions = Reference.FunctionInstructions;
   for (const Job &J : Jobs) {
     if (!J.Builder)
       continue;

@@ -1,24 +1,24 @@
 /// \file
 /// Fast replay, the default: a variant's cycles are its reference's exact cycles plus,
-/// for every span where their code differs (SpanPlan.h), the variant's cycles minus the
-/// reference's over that span. Spans are simulated in batches on Jobs threads.
+/// for every span where their code differs (SpanPlan.h), the variant's simulated cycles
+/// minus the reference's recorded ones over that span. Spans are simulated in batches
+/// on Jobs threads.
 #pragma once
 
 #include "CostModel.h"
 #include "McaSimulator.h"
 #include "SpanPlan.h"
 
-#include <functional>
 #include <memory>
 
 namespace mlgo {
 
 class SpanModel : public CostModel {
 public:
-  /// \p Reference gives, when finish() needs them, the exact costs of the reference
-  /// that the refill pairs the code with.
+  /// \p Reference: the exact costs, with event cycles, of the reference that the
+  /// refill pairs the code with.
   SpanModel(const McaTarget &Target, uint32_t NumFunctions, const SpanSettings &Settings,
-            unsigned Jobs, std::function<llvm::Expected<PredictedCosts>()> Reference);
+            unsigned Jobs, const PredictedCosts &Reference);
   ~SpanModel() override;
 
   llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) override {
@@ -48,7 +48,7 @@ private:
   SameTiming Same;
   SpanPlanner Planner;
   std::vector<Job> Jobs;
-  std::function<llvm::Expected<PredictedCosts>()> Reference;
+  const PredictedCosts &Reference;
   uint64_t Simulated = 0;
 };
 

@@ -13,12 +13,13 @@ uint32_t SpanPlanner::intern(uint32_t Function, llvm::ArrayRef<llvm::MCInst> Ins
   return It->second;
 }
 
-void SpanPlanner::open(ThreadState &T) {
+void SpanPlanner::open(uint32_t ThreadId, ThreadState &T) {
   T.Current = Span();
-  for (const auto &[Pair, Instructions] : T.History) {
-    T.Current.Events.push_back(Pair);
-    T.Current.Instructions +=
-        Codes[Pair.first].Instructions.size() + Codes[Pair.second].Instructions.size();
+  T.Current.Thread = ThreadId;
+  for (const ThreadState::Past &P : T.History) {
+    T.Current.Events.push_back(P.Codes);
+    T.Current.Ordinals.push_back(P.Event);
+    T.Current.Instructions += P.Instructions;
   }
   T.Current.WarmUp = T.Current.Events.size();
   T.Open = true;
@@ -38,20 +39,21 @@ llvm::Error SpanPlanner::onCode(uint32_t ThreadId, const RefilledCode &Code) {
       intern(Code.Function, Code.ReferenceInstructions, Code.ReferenceAddresses)};
   uint32_t Instructions = Code.Instructions.size();
   if (Differs && !T.Open)
-    open(T);
+    open(ThreadId, T);
   if (T.Open) {
     T.Current.Events.push_back(Pair);
-    T.Current.Instructions += Instructions + Code.ReferenceInstructions.size();
+    T.Current.Ordinals.push_back(Code.Event);
+    T.Current.Instructions += Instructions;
     T.Settled = Differs ? 0 : T.Settled + Instructions;
     if (T.Settled >= Settings.Settle)
       close(T);
   }
   // The latest events warm up the next span (each side runs its own code in them).
-  T.History.push_back({Pair, Instructions});
+  T.History.push_back({Pair, Code.Event, Instructions});
   T.HistoryInstructions += Instructions;
   while (!T.History.empty() &&
-         T.HistoryInstructions - T.History.front().second >= Settings.WarmUp) {
-    T.HistoryInstructions -= T.History.front().second;
+         T.HistoryInstructions - T.History.front().Instructions >= Settings.WarmUp) {
+    T.HistoryInstructions -= T.History.front().Instructions;
     T.History.pop_front();
   }
   return llvm::Error::success();

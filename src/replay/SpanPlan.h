@@ -1,11 +1,12 @@
 /// \file
-/// Fast replay's plan. A variant is replayed against a reference whose exact cycles
-/// are known: where both run the same code the pipeline does the same, so only spans
-/// around code that differs are simulated, each once with either code after the same
-/// warm-up, and their difference is added to the reference's cycles. A span starts
-/// WarmUp instructions of same code before its first difference and ends once Settle
-/// instructions of same code have followed its last one (by then the two pipelines
-/// have converged); spans closer than that merge.
+/// Fast replay's plan. A variant is replayed against a reference whose exact cycles,
+/// event by event, are known: where both run the same code the pipeline does the same,
+/// so only spans around code that differs are simulated with the variant's code, and
+/// the difference from the reference's cycles of the same events is added to its
+/// total. A span starts with a warm-up of the WarmUp instructions before its first
+/// difference (simulated, not counted) and ends once Settle instructions of same code
+/// have followed its last one (by then the pipeline has converged to the
+/// reference's); spans closer than that merge.
 #pragma once
 
 #include "Refill.h"
@@ -29,11 +30,14 @@ struct SpanCode {
 
 /// Consecutive events of one thread, simulated from an empty pipeline on both sides.
 struct Span {
+  uint32_t Thread = 0;
   /// Per event, its code in the variant and in the reference (SpanPlanner::codes()).
   std::vector<std::pair<uint32_t, uint32_t>> Events;
+  /// Per event, RefilledCode::Event: where the reference's cycles of it are.
+  std::vector<uint64_t> Ordinals;
   /// The first WarmUp events only fill the pipeline: their cycles are not counted.
   uint32_t WarmUp = 0;
-  uint64_t Instructions = 0; ///< on both sides, warm-up included
+  uint64_t Instructions = 0; ///< of the variant, warm-up included
 };
 
 class SpanPlanner : public RefillSink {
@@ -54,7 +58,12 @@ private:
   struct ThreadState {
     /// The latest events: (variant code, reference code), variant instructions; at
     /// least WarmUp instructions when the thread has run that many.
-    std::deque<std::pair<std::pair<uint32_t, uint32_t>, uint32_t>> History;
+    struct Past {
+      std::pair<uint32_t, uint32_t> Codes;
+      uint64_t Event;
+      uint32_t Instructions;
+    };
+    std::deque<Past> History;
     uint64_t HistoryInstructions = 0;
     bool Open = false;
     Span Current;
@@ -63,7 +72,7 @@ private:
 
   uint32_t intern(uint32_t Function, llvm::ArrayRef<llvm::MCInst> Instructions,
                   llvm::ArrayRef<uint64_t> Addresses);
-  void open(ThreadState &T);
+  void open(uint32_t ThreadId, ThreadState &T);
   void close(ThreadState &T);
 
   SpanSettings Settings;
