@@ -88,6 +88,10 @@ llvm::Expected<Evaluation> Evaluator::evaluate(const Policy &P, llvm::StringRef 
     Replaying.OnCfgMismatch = CfgMismatchPolicy::UseBaseline;
     Replaying.RecordedBinary = Opts.Baseline;
     Replaying.ShowProgress = false;
+    // Fast replay against the traced binary, whose exact replay is computed once and
+    // kept beside the middle ends; evaluations already run one per core.
+    Replaying.CacheDir = Opts.WorkDir + "/cache";
+    Replaying.Jobs = 1;
     auto Replayed = runReplay(Replaying, Directory);
     if (!Replayed)
       return Replayed.takeError();
