@@ -21,6 +21,15 @@ struct ReplayFlags {
   bool Json = false;
 };
 
+/// Which replay ran, and how much MCA simulated for it.
+std::string describeMode(const ReplayResult &R) {
+  if (R.Exact)
+    return "exact (every instruction simulated)";
+  return fmt::format("fast ({} of {} instructions simulated, where the code differs from "
+                     "the reference's)",
+                     R.Simulated, R.Instructions);
+}
+
 std::string describeModeled(const ReplayResult &R) {
   return fmt::format("{:.2f}% of {} traced instructions (--unmapped {}: {} unmapped "
                      "replayed, {} skipped{}{})",
@@ -50,9 +59,10 @@ int replayOne(const ReplayFlags &F) {
   }
   llvm::outs() << fmt::format("replay of {} on {}\n  cpu        {} ({})\n"
                               "  predicted  {} cycles, {} instructions, IPC {:.3f}\n"
-                              "  modeled    {}\n",
+                              "  modeled    {}\n  mode       {}\n",
                               F.Options.Trace, R->Code, R->CPU, R->Triple, R->Cycles,
-                              R->Instructions, R->ipc(), describeModeled(*R));
+                              R->Instructions, R->ipc(), describeModeled(*R),
+                              describeMode(*R));
   printMismatches(*R, "the variant");
   llvm::outs() << "  cycles by function:\n";
   for (size_t I = 0; I < R->Functions.size() && I < F.Top; ++I) {
@@ -78,11 +88,12 @@ int compare(const ReplayFlags &F) {
   } else {
     llvm::outs() << fmt::format(
         "replay of {} ({}, {})\n  baseline   {}: {} cycles, IPC {:.3f}\n"
-        "  candidate  {}: {} cycles, IPC {:.3f}\n  modeled    {}\n"
+        "  candidate  {}: {} cycles, IPC {:.3f}\n  modeled    {}\n  mode       {}\n"
         "  predicted speedup {:+.3f}% ({})\n",
         F.Options.Trace, C->Baseline.CPU, C->Baseline.Triple, C->Baseline.Code,
         C->Baseline.Cycles, C->Baseline.ipc(), C->Candidate.Code, C->Candidate.Cycles,
-        C->Candidate.ipc(), describeModeled(C->Candidate), Percent,
+        C->Candidate.ipc(), describeModeled(C->Candidate), describeMode(C->Candidate),
+        Percent,
         Percent > 0 ? "candidate faster" : Percent < 0 ? "candidate slower" : "no change");
     printMismatches(C->Candidate, "the candidate");
     llvm::outs() << fmt::format("  {:>14}  {:>14}  {:>12}  function (largest change first)\n",
