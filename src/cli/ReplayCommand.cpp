@@ -161,6 +161,12 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
   Cmd->add_option("--cache-dir", Flags->Options.CacheDir,
                   "Where the exact replays that fast replay compares with are kept "
                   "(default: $XDG_CACHE_HOME/mlgo-ra or ~/.cache/mlgo-ra)");
+  Cmd->add_option("--warm-up", Flags->Options.Spans.WarmUp,
+                  "Fast replay: instructions simulated before a span's first difference")
+      ->capture_default_str();
+  Cmd->add_option("--settle", Flags->Options.Spans.Settle,
+                  "Fast replay: instructions of same code that end a span")
+      ->capture_default_str();
   Cmd->add_option("-j,--jobs", Flags->Options.Jobs,
                   "Threads simulating the spans where code differs (default: one per core)");
   Cmd->add_option("--fail-if-slower", Flags->FailIfSlower,
