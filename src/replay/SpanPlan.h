@@ -6,7 +6,7 @@
 /// total. A span starts with a warm-up of the WarmUp instructions before its first
 /// difference (simulated, not counted) and ends once Settle instructions of same code
 /// have followed its last one (by then the pipeline has converged to the
-/// reference's); spans closer than that merge.
+/// reference's); a difference before that extends the span.
 #pragma once
 
 #include "Refill.h"
