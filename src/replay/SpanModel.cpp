@@ -3,9 +3,10 @@
 /// recorded cycles added to its exact costs.
 #include "SpanModel.h"
 #include "support/Error.h"
+#include "support/ParallelWork.h"
 
 #include <atomic>
-#include <thread>
+#include <map>
 
 namespace mlgo {
 
@@ -14,18 +15,15 @@ SpanModel::SpanModel(const McaTarget &Target, uint32_t NumFunctions,
                      const PredictedCosts &Reference)
     : Target(Target), NumFunctions(NumFunctions),
       Same(Target.instrInfo(), Target.registerInfo().getProgramCounter()),
-      Planner(Settings, Same), Jobs(std::max(1u, Jobs)), Reference(Reference) {}
+      Planner(Settings, Same), Jobs(std::max(1u, Jobs)), Reference(Reference),
+      Cycles(NumFunctions), Instructions(NumFunctions) {}
 
 SpanModel::~SpanModel() = default;
 
-llvm::Error SpanModel::simulate(const Span &S, Job &J) {
-  if (!J.Builder) {
-    J.Builder = std::make_unique<McaInstructionBuilder>(Target);
-    J.Cycles.assign(NumFunctions, 0);
-    J.Instructions.assign(NumFunctions, 0);
-  }
+llvm::Error SpanModel::simulate(const Span &S, McaInstructionBuilder &Builder,
+                                std::vector<Delta> &Out) const {
   // The warm-up's cycles go to an extra "function", NumFunctions, and are dropped.
-  McaSimulator Sim(Target, *J.Builder, NumFunctions + 1);
+  McaSimulator Sim(Target, Builder, NumFunctions + 1);
   for (uint32_t I = 0; I < S.Events.size(); ++I) {
     const SpanCode &Code = Planner.codes()[S.Events[I].first];
     uint32_t Tag = I < S.WarmUp ? NumFunctions : Code.Function;
@@ -34,49 +32,61 @@ llvm::Error SpanModel::simulate(const Span &S, Job &J) {
   }
   if (llvm::Error E = Sim.finish())
     return E;
-  for (uint32_t F = 0; F < NumFunctions; ++F) {
-    J.Cycles[F] += Sim.cyclesByFunction()[F];
-    J.Instructions[F] += Sim.instructionsByFunction()[F];
-  }
-  // The reference's cycles of the same events, as it ran them in the whole trace.
+  // The variant's cycles of the counted events, minus the reference's cycles of the
+  // same events as it ran them in the whole trace.
   auto Recorded = Reference.EventCycles.find(S.Thread);
+  std::map<uint32_t, Delta> ByFunction;
   for (uint32_t I = S.WarmUp; I < S.Events.size(); ++I) {
-    const SpanCode &Code = Planner.codes()[S.Events[I].second];
+    uint32_t F = Planner.codes()[S.Events[I].first].Function;
+    ByFunction.try_emplace(F, Delta{F, int64_t(Sim.cyclesByFunction()[F]),
+                                    int64_t(Sim.instructionsByFunction()[F])});
+    const SpanCode &InReference = Planner.codes()[S.Events[I].second];
+    Delta &D = ByFunction.try_emplace(InReference.Function, Delta{InReference.Function, 0, 0})
+                   .first->second;
     if (Recorded != Reference.EventCycles.end() && S.Ordinals[I] < Recorded->second.size())
-      J.Cycles[Code.Function] -= Recorded->second[S.Ordinals[I]];
-    J.Instructions[Code.Function] -= Code.Instructions.size();
+      D.Cycles -= Recorded->second[S.Ordinals[I]];
+    D.Instructions -= InReference.Instructions.size();
   }
+  for (auto &[F, D] : ByFunction)
+    Out.push_back(D);
   return llvm::Error::success();
 }
 
 llvm::Error SpanModel::simulatePlanned() {
   std::vector<Span> Spans = Planner.takeSpans();
-  std::vector<llvm::Error> Errors;
-  for (const Span &S : Spans) {
-    Simulated += S.Instructions;
-    Errors.push_back(llvm::Error::success());
+  std::vector<std::vector<Delta>> Deltas(Spans.size());
+  // Spans are independent, each from an empty pipeline: the result does not depend on
+  // which thread simulates which. After a failure the rest are skipped (one error).
+  std::atomic<bool> Failed{false};
+  llvm::Error E = runInParallel(Spans.size(), Jobs, [&](size_t I) -> llvm::Error {
+    if (Failed)
+      return llvm::Error::success();
+    std::unique_ptr<McaInstructionBuilder> Builder;
+    {
+      std::lock_guard<std::mutex> Guard(BuildersLock);
+      if (!Builders.empty()) {
+        Builder = std::move(Builders.back());
+        Builders.pop_back();
+      }
+    }
+    if (!Builder)
+      Builder = std::make_unique<McaInstructionBuilder>(Target);
+    llvm::Error Err = simulate(Spans[I], *Builder, Deltas[I]);
+    Failed = Failed || bool(Err);
+    std::lock_guard<std::mutex> Guard(BuildersLock);
+    Builders.push_back(std::move(Builder));
+    return Err;
+  });
+  if (E)
+    return E;
+  for (size_t I = 0; I < Spans.size(); ++I) {
+    Simulated += Spans[I].Instructions;
+    for (const Delta &D : Deltas[I]) {
+      Cycles[D.Function] += D.Cycles;
+      Instructions[D.Function] += D.Instructions;
+    }
   }
-  // Spans are independent, each from an empty pipeline, and their differences are
-  // integers summed: the result does not depend on which thread simulates which.
-  std::atomic<size_t> Next{0};
-  auto Work = [&](Job &J) {
-    for (size_t I; (I = Next++) < Spans.size();)
-      Errors[I] = simulate(Spans[I], J);
-  };
-  std::vector<std::thread> Workers;
-  for (size_t K = 1; K < Jobs.size() && K < Spans.size(); ++K)
-    Workers.emplace_back(Work, std::ref(Jobs[K]));
-  Work(Jobs[0]);
-  for (std::thread &W : Workers)
-    W.join();
-  llvm::Error First = llvm::Error::success();
-  for (llvm::Error &E : Errors) {
-    if (E && !First)
-      First = std::move(E);
-    else
-      llvm::consumeError(std::move(E));
-  }
-  return First;
+  return llvm::Error::success();
 }
 
 llvm::Expected<PredictedCosts> SpanModel::finish() {
@@ -92,15 +102,11 @@ llvm::Expected<PredictedCosts> SpanModel::finish() {
   Costs.Threads = Reference.Threads;
   Costs.FunctionCycles = Reference.FunctionCycles;
   Costs.FunctionInstructions = Reference.FunctionInstructions;
-  for (const Job &J : Jobs) {
-    if (!J.Builder)
-      continue;
-    for (uint32_t F = 0; F < NumFunctions; ++F) {
-      Costs.FunctionCycles[F] += J.Cycles[F];
-      Costs.FunctionInstructions[F] += J.Instructions[F];
-      Costs.Cycles += J.Cycles[F];
-      Costs.Instructions += J.Instructions[F];
-    }
+  for (uint32_t F = 0; F < NumFunctions; ++F) {
+    Costs.FunctionCycles[F] += Cycles[F];
+    Costs.FunctionInstructions[F] += Instructions[F];
+    Costs.Cycles += Cycles[F];
+    Costs.Instructions += Instructions[F];
   }
   Costs.Simulated = Simulated;
   return Costs;

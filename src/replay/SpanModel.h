@@ -10,6 +10,7 @@
 #include "SpanPlan.h"
 
 #include <memory>
+#include <mutex>
 
 namespace mlgo {
 
@@ -34,21 +35,26 @@ private:
   /// busy, few enough to keep memory small.
   static constexpr uint64_t BatchInstructions = 1 << 20;
 
-  /// Per job: its instruction builder and what its spans changed.
-  struct Job {
-    std::unique_ptr<McaInstructionBuilder> Builder;
-    std::vector<int64_t> Cycles, Instructions; ///< per function: variant - reference
+  /// What one span changes, per function it touches: variant minus reference.
+  struct Delta {
+    uint32_t Function;
+    int64_t Cycles, Instructions;
   };
 
   llvm::Error simulatePlanned();
-  llvm::Error simulate(const Span &S, Job &J);
+  llvm::Error simulate(const Span &S, McaInstructionBuilder &Builder,
+                       std::vector<Delta> &Out) const;
 
   const McaTarget &Target;
   uint32_t NumFunctions;
   SameTiming Same;
   SpanPlanner Planner;
-  std::vector<Job> Jobs;
+  unsigned Jobs;
   const PredictedCosts &Reference;
+  /// Builders no thread is using: each span borrows one.
+  std::vector<std::unique_ptr<McaInstructionBuilder>> Builders;
+  std::mutex BuildersLock;
+  std::vector<int64_t> Cycles, Instructions; ///< per function: variant - reference
   uint64_t Simulated = 0;
 };
 

@@ -6,8 +6,10 @@ namespace mlgo {
 
 uint32_t SpanPlanner::intern(uint32_t Function, llvm::ArrayRef<llvm::MCInst> Instructions,
                              llvm::ArrayRef<uint64_t> Addresses) {
-  auto [It, New] =
-      CodeIds.try_emplace({Instructions.data(), Instructions.size()}, uint32_t(Codes.size()));
+  // Empty slices share an address: the function tells them apart.
+  auto [It, New] = CodeIds.try_emplace(
+      {Instructions.data(), Instructions.size() | uint64_t(Function) << 32},
+      uint32_t(Codes.size()));
   if (New)
     Codes.push_back({Function, Instructions.vec(), Addresses.vec()});
   return It->second;

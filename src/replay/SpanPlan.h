@@ -79,8 +79,8 @@ private:
   SameTiming &Same;
   std::vector<SpanCode> Codes;
   /// Refilled code is a slice of the refill's decoded code, which lives as long as the
-  /// refill: its address and length name it.
-  llvm::DenseMap<std::pair<const llvm::MCInst *, size_t>, uint32_t> CodeIds;
+  /// refill: its address, length and function name it.
+  llvm::DenseMap<std::pair<const llvm::MCInst *, uint64_t>, uint32_t> CodeIds;
   std::map<uint32_t, ThreadState> Threads;
   std::vector<Span> Done;
   uint64_t PendingInstructions = 0;

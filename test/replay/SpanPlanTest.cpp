@@ -38,7 +38,7 @@ struct Events {
 
 } // namespace
 
-TEST_CASE("spans cover differing code, its warm-up and settling", "[replay]") {
+TEST_CASE("spans cover differing code with its warm-up and settling", "[replay]") {
   initializeTargets();
   auto Target = requireOk(McaTarget::create("x86_64-unknown-linux-gnu", "skylake"));
   SameTiming Same(Target->instrInfo(), Target->registerInfo().getProgramCounter());
