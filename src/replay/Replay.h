@@ -96,7 +96,9 @@ struct ReplayResult {
 
 /// Replays the trace on \p Code (a linked binary or a directory of objects). Functions
 /// that do not match the trace fail the replay, or with UseBaseline run the code of the
-/// binary the trace was recorded on (which must then be readable and unchanged).
+/// binary the trace was recorded on (which must then be readable and unchanged). Fast
+/// replay compares the code with that binary's, whose exact replay it computes or
+/// finds in Opts.CacheDir; if the binary cannot be read, the replay is exact.
 llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRef Code);
 
 struct FunctionDelta {
@@ -116,9 +118,10 @@ struct ReplayComparison {
   Json toJSON() const;
 };
 
-/// Replays the trace on \p Baseline and on \p Candidate (in parallel). A linked
-/// baseline must be the binary the trace was recorded on; with UseBaseline, candidate
-/// functions that do not match the trace run the baseline's code.
+/// Replays the trace on \p Baseline and on \p Candidate: the baseline exactly (or from
+/// Opts.CacheDir) and the candidate against it; with Exact, both exactly, in parallel.
+/// A linked baseline must be the binary the trace was recorded on; with UseBaseline,
+/// candidate functions that do not match the trace run the baseline's code.
 llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
                                                 llvm::StringRef Baseline,
                                                 llvm::StringRef Candidate);
