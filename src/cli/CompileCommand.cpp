@@ -5,6 +5,7 @@
 #include "ExitCode.h"
 #include "compile/Variant.h"
 #include "policy/Policy.h"
+#include "support/CacheDirectory.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include <fmt/format.h>

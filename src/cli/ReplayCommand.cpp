@@ -5,12 +5,14 @@
 #include "ExitCode.h"
 #include "compile/PolicyVariants.h"
 #include "replay/Replay.h"
+#include "support/CacheDirectory.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <fmt/format.h>
 #include <map>
 #include <optional>
+#include <thread>
 
 namespace mlgo {
 namespace {
@@ -18,8 +20,7 @@ namespace {
 struct ReplayFlags {
   ReplayOptions Options;
   std::string Code, Baseline, Candidate;
-  std::string Corpus, CacheDir, Clang = "clang-22";
-  unsigned Jobs = 2;
+  std::string Corpus, Clang = "clang-22";
   /// Compiled variant directory → the policy the user named.
   std::map<std::string, std::string> PolicyOf;
   /// How to show \p Code: a compiled policy as "policy NAME".
@@ -31,6 +32,15 @@ struct ReplayFlags {
   size_t Top = 10;
   bool Json = false;
 };
+
+/// Which replay ran, and how much MCA simulated for it.
+std::string describeMode(const ReplayResult &R) {
+  if (R.Exact)
+    return "exact (every instruction simulated)";
+  return fmt::format("fast ({} of {} instructions simulated, where the code differs from "
+                     "the reference's)",
+                     R.Simulated, R.Instructions);
+}
 
 std::string describeModeled(const ReplayResult &R) {
   return fmt::format("{:.2f}% of {} traced instructions (--unmapped {}: {} unmapped "
@@ -62,9 +72,10 @@ int replayOne(const ReplayFlags &F) {
   }
   llvm::outs() << fmt::format("replay of {} on {}\n  cpu        {} ({})\n"
                               "  predicted  {} cycles, {} instructions, IPC {:.3f}\n"
-                              "  modeled    {}\n",
+                              "  modeled    {}\n  mode       {}\n",
                               F.Options.Trace, R->Code, R->CPU, R->Triple, R->Cycles,
-                              R->Instructions, R->ipc(), describeModeled(*R));
+                              R->Instructions, R->ipc(), describeModeled(*R),
+                              describeMode(*R));
   printMismatches(*R, "the variant");
   llvm::outs() << "  cycles by function:\n";
   for (size_t I = 0; I < R->Functions.size() && I < F.Top; ++I) {
@@ -92,11 +103,12 @@ int compare(const ReplayFlags &F) {
   } else {
     llvm::outs() << fmt::format(
         "replay of {} ({}, {})\n  baseline   {}: {} cycles, IPC {:.3f}\n"
-        "  candidate  {}: {} cycles, IPC {:.3f}\n  modeled    {}\n"
+        "  candidate  {}: {} cycles, IPC {:.3f}\n  modeled    {}\n  mode       {}\n"
         "  predicted speedup {:+.3f}% ({})\n",
         F.Options.Trace, C->Baseline.CPU, C->Baseline.Triple, C->Baseline.Code,
         C->Baseline.Cycles, C->Baseline.ipc(), C->Candidate.Code, C->Candidate.Cycles,
-        C->Candidate.ipc(), describeModeled(C->Candidate), Percent,
+        C->Candidate.ipc(), describeModeled(C->Candidate), describeMode(C->Candidate),
+        Percent,
         Percent > 0 ? "candidate faster" : Percent < 0 ? "candidate slower" : "no change");
     printMismatches(C->Candidate, "the candidate");
     llvm::outs() << fmt::format("  {:>14}  {:>14}  {:>12}  function (largest change first)\n",
@@ -116,6 +128,11 @@ int compare(const ReplayFlags &F) {
   return Success;
 }
 
+/// -j bounds compiles as it bounds the simulating threads; 0 means one per core.
+unsigned compileJobs(const ReplayFlags &F) {
+  return F.Options.Jobs ? F.Options.Jobs : std::max(1u, std::thread::hardware_concurrency());
+}
+
 /// With --corpus, compiles the policies named as code into variants under \p WorkDir.
 llvm::Error compileNamedPolicies(ReplayFlags &F, llvm::StringRef WorkDir) {
   std::vector<std::string *> Named;
@@ -128,14 +145,14 @@ llvm::Error compileNamedPolicies(ReplayFlags &F, llvm::StringRef WorkDir) {
     return inputError(*Named.front(), "names a policy: give --corpus to compile it");
   PlanOptions Planning;
   Planning.Clang = F.Clang;
-  Planning.CacheDir = F.CacheDir.empty() ? defaultCacheDirectory() : F.CacheDir;
-  Planning.Jobs = F.Jobs;
+  Planning.CacheDir = F.Options.CacheDir;
+  Planning.Jobs = compileJobs(F);
   auto Plan = planVariant(F.Corpus, Planning);
   if (!Plan)
     return Plan.takeError();
   VariantOptions Compiling;
   Compiling.Clang = F.Clang;
-  Compiling.Jobs = F.Jobs;
+  Compiling.Jobs = compileJobs(F);
   for (std::string *Argument : Named) {
     auto Directory = compilePolicyVariant(*Argument, *Plan, WorkDir, Compiling);
     if (!Directory)
@@ -183,11 +200,7 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
   Cmd->add_option("--corpus", Flags->Corpus,
                   "A corpus or subset: --code, --baseline and --candidate may then name a "
                   "policy (built-in or file), compiled from it first (as 'mlgo-ra compile')");
-  Cmd->add_option("--cache-dir", Flags->CacheDir,
-                  "Where middle ends are cached (default: as 'mlgo-ra compile')");
   Cmd->add_option("--clang", Flags->Clang, "The compiler for --corpus")->capture_default_str();
-  Cmd->add_option("-j,--jobs", Flags->Jobs, "Compiles run at once for --corpus")
-      ->capture_default_str();
   Baseline->needs(Candidate);
   Candidate->needs(Baseline);
   Cmd->add_option("--mcpu", Flags->Options.CPU, "The CPU that MCA models")
@@ -210,6 +223,23 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
                                                 {"replay", UnmappedPolicy::Replay}},
           CLI::ignore_case))
       ->default_str("skip");
+  Cmd->add_flag("--exact", Flags->Options.Exact,
+                "Simulate every traced instruction of each variant (the reference; slow) "
+                "instead of only where its code differs from the traced binary's or the "
+                "baseline's");
+  Cmd->add_option("--cache-dir", Flags->Options.CacheDir,
+                  "Where the exact replays that fast replay compares with, and the middle "
+                  "ends of --corpus compiles, are kept (default: $XDG_CACHE_HOME/mlgo-ra "
+                  "or ~/.cache/mlgo-ra)");
+  Cmd->add_option("--warm-up", Flags->Options.Spans.WarmUp,
+                  "Fast replay: instructions simulated before a span's first difference")
+      ->capture_default_str();
+  Cmd->add_option("--settle", Flags->Options.Spans.Settle,
+                  "Fast replay: instructions of same code that end a span")
+      ->capture_default_str();
+  Cmd->add_option("-j,--jobs", Flags->Options.Jobs,
+                  "Threads simulating the spans where code differs, and compiles run at "
+                  "once for --corpus (default: one per core)");
   Cmd->add_option("--fail-if-slower", Flags->FailIfSlower,
                   "Exit 1 if the candidate is predicted slower than the baseline by more "
                   "than PCT percent")
@@ -221,7 +251,11 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
     if (!Code->count() && !Cmd->count("--baseline"))
       throw CLI::RequiredError("--code or --baseline with --candidate");
   });
-  return {Cmd, [Flags] { return replay(*Flags); }};
+  return {Cmd, [Flags] {
+            if (Flags->Options.CacheDir.empty())
+              Flags->Options.CacheDir = defaultCacheDirectory();
+            return replay(*Flags);
+          }};
 }
 
 } // namespace mlgo

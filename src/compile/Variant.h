@@ -43,10 +43,6 @@ struct PlanOptions {
   bool ShowProgress = false;
 };
 
-/// $XDG_CACHE_HOME/mlgo-ra (or ~/.cache/mlgo-ra): where middle ends are cached unless
-/// the user names another directory.
-std::string defaultCacheDirectory();
-
 /// Plans variant compiles of every module of the corpus in \p CorpusDirectory.
 /// The fast path needs a cache directory and a corpus without ThinLTO.
 llvm::Expected<VariantPlan> planVariant(llvm::StringRef CorpusDirectory,

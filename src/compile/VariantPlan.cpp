@@ -83,15 +83,6 @@ Json VariantPlan::toJSON() const {
   return {{"corpus", Corpus}, {"fast_path", FastPath}, {"seconds", Seconds}, {"modules", List}};
 }
 
-std::string defaultCacheDirectory() {
-  if (const char *Xdg = std::getenv("XDG_CACHE_HOME"); Xdg && *Xdg)
-    return std::string(Xdg) + "/mlgo-ra";
-  llvm::SmallString<128> Home;
-  if (llvm::sys::path::home_directory(Home))
-    return std::string(Home) + "/.cache/mlgo-ra";
-  return ".mlgo-ra-cache";
-}
-
 llvm::Expected<VariantPlan> planVariant(llvm::StringRef CorpusDirectory,
                                         const PlanOptions &Opts) {
   auto Start = std::chrono::steady_clock::now();

@@ -112,9 +112,8 @@ private:
   McaSimulator &Sim;
 };
 
-struct McaSimulator::Impl {
-  explicit Impl(const McaTarget &T)
-      : InstrInfo(T.instrInfo()), Context(T.registerInfo(), T.subtarget()) {
+struct McaInstructionBuilder::Impl {
+  explicit Impl(const McaTarget &T) {
     Instruments.reset(T.target().createInstrumentManager(T.subtarget(), T.instrInfo()));
     if (!Instruments)
       Instruments = std::make_unique<llvm::mca::InstrumentManager>(T.subtarget(),
@@ -122,6 +121,23 @@ struct McaSimulator::Impl {
     Builder = std::make_unique<llvm::mca::InstrBuilder>(
         T.subtarget(), T.instrInfo(), T.registerInfo(), T.instrAnalysis(), *Instruments,
         CallLatency);
+  }
+
+  std::unique_ptr<llvm::mca::InstrumentManager> Instruments;
+  std::unique_ptr<llvm::mca::InstrBuilder> Builder;
+  /// InstrBuilder warns once per builder; see withoutStderr.
+  bool SeenCall = false, SeenReturn = false;
+};
+
+McaInstructionBuilder::McaInstructionBuilder(const McaTarget &Target)
+    : I(std::make_unique<Impl>(Target)) {}
+
+McaInstructionBuilder::~McaInstructionBuilder() = default;
+
+struct McaSimulator::Impl {
+  Impl(const McaTarget &T, McaInstructionBuilder::Impl &Instructions)
+      : InstrInfo(T.instrInfo()), Instructions(Instructions),
+        Context(T.registerInfo(), T.subtarget()) {
     Behaviour.reset(T.target().createCustomBehaviour(T.subtarget(), Source, T.instrInfo()));
     if (!Behaviour)
       Behaviour = std::make_unique<llvm::mca::CustomBehaviour>(T.subtarget(), Source,
@@ -133,7 +149,7 @@ struct McaSimulator::Impl {
 
     Source.setOnInstFreedCallback(
         [this](llvm::mca::Instruction *I) { Free[&I->getDesc()].push_back(I); });
-    Builder->setInstRecycleCallback(
+    Instructions.Builder->setInstRecycleCallback(
         [this](const llvm::mca::InstrDesc &D) -> llvm::mca::Instruction * {
           auto It = Free.find(&D);
           if (It == Free.end() || It->second.empty())
@@ -141,10 +157,14 @@ struct McaSimulator::Impl {
           return It->second.pop_back_val();
         });
   }
+  ~Impl() {
+    // The pool dies with this simulator; the builder may serve another.
+    Instructions.Builder->setInstRecycleCallback(
+        [](const llvm::mca::InstrDesc &) -> llvm::mca::Instruction * { return nullptr; });
+  }
 
   const llvm::MCInstrInfo &InstrInfo;
-  std::unique_ptr<llvm::mca::InstrumentManager> Instruments;
-  std::unique_ptr<llvm::mca::InstrBuilder> Builder;
+  McaInstructionBuilder::Impl &Instructions;
   ContinuousSourceMgr Source;
   std::unique_ptr<llvm::mca::CustomBehaviour> Behaviour;
   llvm::mca::Context Context;
@@ -157,10 +177,13 @@ struct McaSimulator::Impl {
   /// The functions of queued, not yet retired instructions: (function, count) runs,
   /// oldest first. Instructions retire in order.
   std::deque<std::pair<uint32_t, uint32_t>> Unretired;
+  /// The same, by event, when recording event cycles.
+  std::deque<std::pair<uint64_t, uint32_t>> UnretiredEvents;
 };
 
-McaSimulator::McaSimulator(const McaTarget &Target, uint32_t NumFunctions)
-    : I(std::make_unique<Impl>(Target)), FunctionCycles(NumFunctions),
+McaSimulator::McaSimulator(const McaTarget &Target, McaInstructionBuilder &Builder,
+                           uint32_t NumFunctions)
+    : I(std::make_unique<Impl>(Target, *Builder.I)), FunctionCycles(NumFunctions),
       FunctionInstructions(NumFunctions) {
   I->Listener = std::make_unique<RetireListener>(*this);
   I->Pipeline->addEventListener(I->Listener.get());
@@ -178,18 +201,32 @@ void McaSimulator::onRetire() {
   LastRetiredFunction = Function;
   // Retirement happens within the current cycle, so Cycles + 1 have passed.
   FunctionCycles[Function] += Cycles + 1 - Attributed;
+  if (EventCycles) {
+    auto &Event = I->UnretiredEvents.front();
+    LastRetiredEvent = Event.first;
+    attributeToEvent(Event.first, Cycles + 1 - Attributed);
+    if (--Event.second == 0)
+      I->UnretiredEvents.pop_front();
+  }
   Attributed = Cycles + 1;
+}
+
+void McaSimulator::attributeToEvent(uint64_t Event, uint64_t Cycles) {
+  if (EventCycles->size() <= Event)
+    EventCycles->resize(std::max<size_t>(Event + 1, EventCycles->size() * 2));
+  (*EventCycles)[Event] += Cycles;
 }
 
 llvm::Error McaSimulator::add(const RefilledCode &Code) {
   uint32_t Added = 0;
+  McaInstructionBuilder::Impl &B = I->Instructions;
   for (const llvm::MCInst &Inst : Code.Instructions) {
-    auto Create = [&] { return I->Builder->createInstruction(Inst, I->NoInstruments); };
+    auto Create = [&] { return B.Builder->createInstruction(Inst, I->NoInstruments); };
     const llvm::MCInstrDesc &Desc = I->InstrInfo.get(Inst.getOpcode());
-    bool Warns = (Desc.isCall() && !SeenCall) || (Desc.isReturn() && !SeenReturn);
+    bool Warns = (Desc.isCall() && !B.SeenCall) || (Desc.isReturn() && !B.SeenReturn);
     if (Warns) {
-      SeenCall |= Desc.isCall();
-      SeenReturn |= Desc.isReturn();
+      B.SeenCall |= Desc.isCall();
+      B.SeenReturn |= Desc.isReturn();
     }
     auto New = Warns ? withoutStderr(Create) : Create();
     if (New) {
@@ -209,6 +246,8 @@ llvm::Error McaSimulator::add(const RefilledCode &Code) {
     I->Unretired.back().second += Added;
   else if (Added)
     I->Unretired.push_back({Code.Function, Added});
+  if (EventCycles && Added)
+    I->UnretiredEvents.push_back({Code.Event, Added});
   Pending += Added;
   return Pending >= BatchSize ? run() : llvm::Error::success();
 }
@@ -239,6 +278,8 @@ llvm::Error McaSimulator::finish() {
     return E;
   if (Retired && Attributed < Cycles) { // cycles after the last retirement
     FunctionCycles[LastRetiredFunction] += Cycles - Attributed;
+    if (EventCycles)
+      attributeToEvent(LastRetiredEvent, Cycles - Attributed);
     Attributed = Cycles;
   }
   return llvm::Error::success();

@@ -40,12 +40,33 @@ private:
   std::unique_ptr<llvm::MCInstrAnalysis> MCIA;
 };
 
-/// One simulated core running one thread's instructions.
+/// Turns MCInsts into mca::Instructions for one CPU, computing each opcode's descriptor
+/// once: long-lived, so that the many short simulations of fast replay share that work.
+/// Used by one McaSimulator at a time.
+class McaInstructionBuilder {
+public:
+  explicit McaInstructionBuilder(const McaTarget &Target);
+  ~McaInstructionBuilder();
+
+private:
+  friend class McaSimulator;
+  struct Impl;
+  std::unique_ptr<Impl> I;
+};
+
+/// One simulated core running one stream of instructions.
 class McaSimulator {
 public:
-  /// \p NumFunctions sizes the per-function attribution.
-  McaSimulator(const McaTarget &Target, uint32_t NumFunctions);
+  /// \p NumFunctions sizes the per-function attribution; a "function" is whatever the
+  /// caller tags code with (RefilledCode::Function). \p Builder must outlive the
+  /// simulator and serve no other simulator meanwhile.
+  McaSimulator(const McaTarget &Target, McaInstructionBuilder &Builder,
+               uint32_t NumFunctions);
   ~McaSimulator();
+
+  /// Also adds the cycles of each retired instruction to \p Costs[its code's Event]
+  /// (growing it as needed), from now on.
+  void recordEventCycles(std::vector<uint32_t> &Costs) { EventCycles = &Costs; }
 
   /// Queues the instructions of \p Code, simulating whenever a batch is full.
   llvm::Error add(const RefilledCode &Code);
@@ -67,13 +88,15 @@ private:
   llvm::Error run();
   void onCycleEnd() { ++Cycles; }
   void onRetire();
+  void attributeToEvent(uint64_t Event, uint64_t Cycles);
 
   std::unique_ptr<Impl> I;
   uint64_t Cycles = 0, Retired = 0, Attributed = 0;
   uint32_t LastRetiredFunction = 0;
+  uint64_t LastRetiredEvent = 0;
+  std::vector<uint32_t> *EventCycles = nullptr;
   uint32_t Pending = 0; ///< instructions added since the pipeline last ran
   uint32_t Created = 0; ///< new (not recycled) instructions in the source
-  bool SeenCall = false, SeenReturn = false;
   std::vector<uint64_t> FunctionCycles, FunctionInstructions;
 };
 

@@ -4,6 +4,10 @@
 #include "DecodedCode.h"
 #include "support/Error.h"
 
+#include <map>
+#include <optional>
+#include <tuple>
+
 namespace mlgo {
 
 RefillSink::~RefillSink() = default;
@@ -95,15 +99,29 @@ private:
 
 } // namespace
 
+namespace {
+/// The instructions of \p Found.
+std::pair<llvm::ArrayRef<llvm::MCInst>, llvm::ArrayRef<uint64_t>> slice(const EventCode &Found) {
+  return {llvm::ArrayRef(Found.Code->Instructions).slice(Found.First, Found.Count),
+          llvm::ArrayRef(Found.Code->Addresses).slice(Found.First, Found.Count)};
+}
+} // namespace
+
 llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const VariantCode &Code,
                                          RefillSink &Sink,
                                          llvm::ArrayRef<uint32_t> UnmappedFunctions,
-                                         const std::function<void(uint64_t)> &OnProgress) {
+                                         const std::function<void(uint64_t)> &OnProgress,
+                                         const VariantCode *Reference) {
   EventDecoder Decoder(Trace, Code, UnmappedFunctions);
+  std::optional<EventDecoder> ReferenceDecoder;
+  if (Reference)
+    ReferenceDecoder.emplace(Trace, *Reference, UnmappedFunctions);
   RefillCounts Counts;
   uint64_t NextProgress = 1 << 20;
+  std::map<uint32_t, uint64_t> Ordinals; ///< per thread: events so far
   llvm::Error Err = forEachEvent(Trace, [&](uint32_t ThreadId,
                                             const SegmentEvent &E) -> llvm::Error {
+    uint64_t Ordinal = Ordinals[ThreadId]++;
     Counts.TraceInstructions += E.Count;
     if (OnProgress && Counts.TraceInstructions >= NextProgress) {
       OnProgress(Counts.TraceInstructions);
@@ -115,18 +133,27 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
       return llvm::Error::success();
     }
     Counts.PartialSegments += E.What == SegmentEvent::PartialSegment;
-    auto Found = IsCode ? Decoder.unmapped(ThreadId, E) : Decoder.mapped(ThreadId, E);
+    auto Decode = [&](EventDecoder &D) {
+      return IsCode ? D.unmapped(ThreadId, E) : D.mapped(ThreadId, E);
+    };
+    auto Found = Decode(Decoder);
     if (!Found)
       return Found.takeError();
     Counts.Refilled += Found->Count;
     Counts.UnmappedReplayed += IsCode ? Found->Count + Found->Folded : 0;
     Counts.FoldedIterations += Found->Folded;
-    if (!Found->Count)
+    RefilledCode Refilled{Found->Function, Ordinal, {}, {}, {}, {}};
+    std::tie(Refilled.Instructions, Refilled.Addresses) = slice(*Found);
+    if (ReferenceDecoder) {
+      auto InReference = Decode(*ReferenceDecoder);
+      if (!InReference)
+        return InReference.takeError();
+      std::tie(Refilled.ReferenceInstructions, Refilled.ReferenceAddresses) =
+          slice(*InReference);
+    }
+    if (Refilled.Instructions.empty() && Refilled.ReferenceInstructions.empty())
       return llvm::Error::success();
-    llvm::ArrayRef<llvm::MCInst> Instructions(Found->Code->Instructions);
-    llvm::ArrayRef<uint64_t> Addresses(Found->Code->Addresses);
-    return Sink.onCode(ThreadId, {Found->Function, Instructions.slice(Found->First, Found->Count),
-                                  Addresses.slice(Found->First, Found->Count)});
+    return Sink.onCode(ThreadId, Refilled);
   });
   if (Err)
     return Err;

@@ -20,8 +20,14 @@ struct RefilledCode {
   /// Index into the trace header's functions, or the caller's pseudo-function of a
   /// module for unmapped code (see refillTrace).
   uint32_t Function;
+  /// The event's ordinal among its thread's events in the trace (all of them, also
+  /// those that hand nothing over): it names the event across variants.
+  uint64_t Event;
   llvm::ArrayRef<llvm::MCInst> Instructions;
   llvm::ArrayRef<uint64_t> Addresses; ///< in the image the code comes from
+  /// With a reference (see refillTrace), what the reference runs in the same place.
+  llvm::ArrayRef<llvm::MCInst> ReferenceInstructions;
+  llvm::ArrayRef<uint64_t> ReferenceAddresses;
 };
 
 class RefillSink {
@@ -55,10 +61,13 @@ struct RefillCounts {
 /// instruction (rep movsb in memcpy) as an instruction, while MCA models the instruction
 /// whole (skylake's rep movsb takes 100 cycles): each series of iterations is handed to
 /// the sink once, the other iterations counted as folded. \p OnProgress is called with the instructions
-/// read so far, now and then.
+/// read so far, now and then. With a \p Reference, each event also carries the
+/// reference's code for it, and events that only the reference runs code for are handed
+/// over too; the counts are \p Code's.
 llvm::Expected<RefillCounts>
 refillTrace(SegmentTraceReader &Trace, const VariantCode &Code, RefillSink &Sink,
             llvm::ArrayRef<uint32_t> UnmappedFunctions = {},
-            const std::function<void(uint64_t)> &OnProgress = nullptr);
+            const std::function<void(uint64_t)> &OnProgress = nullptr,
+            const VariantCode *Reference = nullptr);
 
 } // namespace mlgo

@@ -2,8 +2,7 @@
 /// The replay stage: a profile of the trace (the functions it runs), matching the code,
 /// then refill and simulation, one MCA core per traced thread.
 #include "Replay.h"
-#include "McaSimulator.h"
-#include "Refill.h"
+#include "Replayer.h"
 #include "support/Error.h"
 #include "support/Progress.h"
 #include "trace/TraceProfile.h"
@@ -18,32 +17,6 @@
 namespace mlgo {
 
 namespace {
-
-/// Sends each thread's code to its own simulated core.
-class SimulatingSink : public RefillSink {
-public:
-  SimulatingSink(const McaTarget &Target, uint32_t NumFunctions)
-      : Target(Target), NumFunctions(NumFunctions) {}
-
-  llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) override {
-    if (ThreadId != LastThread || !Last) {
-      std::unique_ptr<McaSimulator> &Sim = Cores[ThreadId];
-      if (!Sim)
-        Sim = std::make_unique<McaSimulator>(Target, NumFunctions);
-      Last = Sim.get();
-      LastThread = ThreadId;
-    }
-    return Last->add(Code);
-  }
-
-  std::map<uint32_t, std::unique_ptr<McaSimulator>> Cores;
-
-private:
-  const McaTarget &Target;
-  uint32_t NumFunctions;
-  uint32_t LastThread = 0;
-  McaSimulator *Last = nullptr;
-};
 
 std::string listMismatches(const std::vector<FunctionMismatch> &List) {
   std::string Out;
@@ -70,84 +43,6 @@ llvm::Error requireResolved(const VariantCode &Matched, bool HadFallback) {
                     Unresolved.size() == 1 ? "" : "s", Unresolved.size() == 1 ? "es" : "",
                     HadFallback ? " (nor does the baseline)" : "",
                     listMismatches(Unresolved));
-}
-
-/// The pseudo-functions that replayed unmapped code is attributed to, numbered after
-/// the trace's functions: one per module file name ("[unmapped] libc.so.6").
-struct UnmappedFunctions {
-  std::vector<std::string> Names;
-  std::vector<uint32_t> OfModule; ///< per collector module id; empty: skip unmapped code
-};
-
-UnmappedFunctions unmappedFunctions(const ReplayOptions &Opts, const TraceProfile &Profile) {
-  UnmappedFunctions U;
-  if (Opts.Unmapped == UnmappedPolicy::Skip)
-    return U;
-  std::map<std::string, uint32_t> ByName;
-  for (const std::string &Module : Profile.ModuleNames) {
-    std::string Name = "[unmapped] " + llvm::sys::path::filename(Module).str();
-    auto [It, New] = ByName.try_emplace(Name, Profile.Header.Functions.size() + U.Names.size());
-    if (New)
-      U.Names.push_back(Name);
-    U.OfModule.push_back(It->second);
-  }
-  return U;
-}
-
-llvm::Expected<ReplayResult> replayCode(const ReplayOptions &Opts, const TraceProfile &Profile,
-                                        const VariantCode &Code, Progress &Bar) {
-  std::string Triple = Opts.Triple.empty() ? Code.variant().triple() : Opts.Triple;
-  auto Target = McaTarget::create(Triple, Opts.CPU);
-  if (!Target)
-    return Target.takeError();
-  auto Reader = SegmentTraceReader::open(Profile.Path);
-  if (!Reader)
-    return Reader.takeError();
-  UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);
-  size_t NumFunctions = Profile.Header.Functions.size() + Unmapped.Names.size();
-  SimulatingSink Sink(**Target, NumFunctions);
-  uint64_t Reported = 0;
-  auto Counts = refillTrace(**Reader, Code, Sink, Unmapped.OfModule, [&](uint64_t Done) {
-    Bar.advance(Done - Reported);
-    Reported = Done;
-  });
-  if (!Counts)
-    return Counts.takeError();
-
-  ReplayResult R;
-  R.Code = Code.variant().path();
-  R.CPU = Opts.CPU;
-  R.Triple = Triple;
-  R.Unmapped = Opts.Unmapped;
-  R.TraceInstructions = Counts->TraceInstructions;
-  R.UnmappedReplayed = Counts->UnmappedReplayed;
-  R.UnmappedSkipped = Counts->UnmappedSkipped;
-  R.FoldedIterations = Counts->FoldedIterations;
-  R.PartialSegments = Counts->PartialSegments;
-  R.Mismatches = Code.mismatches();
-  std::vector<FunctionCost> Costs(NumFunctions);
-  for (auto &[Thread, Core] : Sink.Cores) {
-    if (llvm::Error E = Core->finish())
-      return E;
-    R.Cycles += Core->cycles();
-    R.Instructions += Core->instructions();
-    ++R.Threads;
-    for (size_t F = 0; F < Costs.size(); ++F) {
-      Costs[F].Cycles += Core->cyclesByFunction()[F];
-      Costs[F].Instructions += Core->instructionsByFunction()[F];
-    }
-  }
-  for (size_t F = 0; F < Costs.size(); ++F) {
-    bool Traced = F < Profile.Executed.size();
-    if (Traced ? Profile.Executed[F] : Costs[F].Instructions > 0) {
-      Costs[F].Function = Traced ? Profile.Header.Functions[F].Key
-                                 : Unmapped.Names[F - Profile.Executed.size()];
-      R.Functions.push_back(Costs[F]);
-    }
-  }
-  std::stable_sort(R.Functions.begin(), R.Functions.end(),
-                   [](const auto &A, const auto &B) { return A.Cycles > B.Cycles; });
-  return R;
 }
 
 /// The trace's profile, checked to hold what Opts asks to replay.
@@ -185,23 +80,44 @@ llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRe
   auto Image = CodeImage::load(Code);
   if (!Image)
     return Image.takeError();
-  // The recorded binary is read only if some function needs its code.
+  // The recorded binary is the fast replay's reference, and the code of mismatched
+  // functions with UseBaseline. Fast replay without it is exact.
+  llvm::StringRef RecordedPath =
+      Opts.RecordedBinary.empty() ? Profile->Header.BinaryPath : Opts.RecordedBinary;
   std::optional<CodeImage> Recorded;
   VariantCode Matched = matchToTrace(*Profile, *Image, nullptr);
-  if (!Matched.mismatches().empty() &&
-      Opts.OnCfgMismatch == CfgMismatchPolicy::UseBaseline) {
-    auto Loaded = loadRecordedBinary(*Profile, Opts.RecordedBinary.empty()
-                                                   ? Profile->Header.BinaryPath
-                                                   : Opts.RecordedBinary);
-    if (!Loaded)
+  bool NeedsFallback = !Matched.mismatches().empty() &&
+                       Opts.OnCfgMismatch == CfgMismatchPolicy::UseBaseline;
+  if (NeedsFallback || !Opts.Exact) {
+    auto Loaded = loadRecordedBinary(*Profile, RecordedPath);
+    if (Loaded)
+      Recorded = std::move(*Loaded);
+    else if (NeedsFallback)
       return Loaded.takeError();
-    Recorded = std::move(*Loaded);
-    Matched = matchToTrace(*Profile, *Image, &*Recorded);
+    else
+      llvm::consumeError(Loaded.takeError());
   }
-  if (llvm::Error E = requireResolved(Matched, Recorded.has_value()))
+  if (NeedsFallback)
+    Matched = matchToTrace(*Profile, *Image, &*Recorded);
+  if (llvm::Error E = requireResolved(Matched, NeedsFallback))
     return E;
   Progress Bar("replay", Profile->Instructions, Opts.ShowProgress);
-  return replayCode(Opts, *Profile, Matched, Bar);
+  if (Opts.Exact || !Recorded) {
+    ReplayOptions Exactly = Opts;
+    Exactly.CacheDir.clear(); // --exact is the reference: it always simulates
+    auto R = replayExactly(Exactly, *Profile, Matched, Bar);
+    if (!R)
+      return R.takeError();
+    return makeResult(Opts, *Profile, Matched, *R, true);
+  }
+  VariantCode Reference = matchToTrace(*Profile, *Recorded, nullptr);
+  auto Exact = replayExactly(Opts, *Profile, Reference, Bar, /*RecordEvents=*/true);
+  if (!Exact)
+    return Exact.takeError();
+  auto R = replayAgainst(Opts, *Profile, Matched, Reference, Exact->Costs, Bar);
+  if (!R)
+    return R.takeError();
+  return makeResult(Opts, *Profile, Matched, *R, false);
 }
 
 llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
@@ -227,19 +143,36 @@ llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
   if (llvm::Error E = requireResolved(CandidateCode, Fallback != nullptr))
     return E;
 
-  // The two replays are independent: one per core.
   Progress Bar("replay", 2 * Profile->Instructions, Opts.ShowProgress);
-  std::optional<llvm::Expected<ReplayResult>> BaselineResult;
-  std::thread Worker([&] { BaselineResult = replayCode(Opts, *Profile, BaselineCode, Bar); });
-  auto CandidateResult = replayCode(Opts, *Profile, CandidateCode, Bar);
-  Worker.join();
-  if (!*BaselineResult) {
-    llvm::consumeError(CandidateResult.takeError());
-    return BaselineResult->takeError();
+  if (!Opts.Exact) {
+    // The baseline is replayed exactly (or found in the cache), then the candidate
+    // against it.
+    auto BaselineRun = replayExactly(Opts, *Profile, BaselineCode, Bar, true);
+    if (!BaselineRun)
+      return BaselineRun.takeError();
+    auto CandidateRun =
+        replayAgainst(Opts, *Profile, CandidateCode, BaselineCode, BaselineRun->Costs, Bar);
+    if (!CandidateRun)
+      return CandidateRun.takeError();
+    return ReplayComparison{makeResult(Opts, *Profile, BaselineCode, *BaselineRun, true),
+                            makeResult(Opts, *Profile, CandidateCode, *CandidateRun, false)};
   }
-  if (!CandidateResult)
-    return CandidateResult.takeError();
-  return ReplayComparison{std::move(**BaselineResult), std::move(*CandidateResult)};
+  // --exact: the two replays are independent, one per core, and never cached.
+  ReplayOptions Exactly = Opts;
+  Exactly.CacheDir.clear();
+  std::optional<llvm::Expected<Replayed>> BaselineRun;
+  std::thread Worker(
+      [&] { BaselineRun = replayExactly(Exactly, *Profile, BaselineCode, Bar); });
+  auto CandidateRun = replayExactly(Exactly, *Profile, CandidateCode, Bar);
+  Worker.join();
+  if (!*BaselineRun) {
+    llvm::consumeError(CandidateRun.takeError());
+    return BaselineRun->takeError();
+  }
+  if (!CandidateRun)
+    return CandidateRun.takeError();
+  return ReplayComparison{makeResult(Opts, *Profile, BaselineCode, **BaselineRun, true),
+                          makeResult(Opts, *Profile, CandidateCode, *CandidateRun, true)};
 }
 
 std::vector<FunctionDelta> ReplayComparison::deltas() const {
@@ -282,6 +215,8 @@ Json ReplayResult::toJSON() const {
           {"folded_iterations", FoldedIterations},
           {"partial_segments", PartialSegments},
           {"threads", Threads},
+          {"mode", Exact ? "exact" : "fast"},
+          {"simulated_instructions", Simulated},
           {"functions", Functions},
           {"replayed_with_baseline_code", Mismatched}};
 }

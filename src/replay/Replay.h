@@ -25,6 +25,19 @@ enum class UnmappedPolicy {
 /// "skip" or "replay", as --unmapped spells it.
 const char *unmappedPolicyName(UnmappedPolicy P);
 
+/// Fast replay's spans (src/replay/SpanPlan.h): where a variant's code differs from
+/// its reference's, in instructions of the variant.
+struct SpanSettings {
+  /// Simulated before a span's first difference, not counted: fills the pipeline.
+  /// 512 and 512 (both at least twice the 224-entry ROB of skylake) kept the errors of
+  /// 22 variants within 0.034 points; 256 and 256 reached 0.049; 1024 and 1024 gave
+  /// 0.030 and simulated a third more (docs/fast-replay-status.md).
+  uint32_t WarmUp = 512;
+  /// Of the same code after a span's last difference, still counted: by then the
+  /// pipeline has converged to the reference's.
+  uint32_t Settle = 512;
+};
+
 struct ReplayOptions {
   std::string Trace;
   std::string CPU = "skylake"; ///< the CPU the reference work modeled
@@ -34,6 +47,13 @@ struct ReplayOptions {
   bool ShowProgress = true; ///< a progress line, on a terminal only
   /// Where the binary the trace was recorded on is now; empty: where it was recorded.
   std::string RecordedBinary;
+  /// Simulate every traced instruction: the reference fast replay is measured against.
+  bool Exact = false;
+  SpanSettings Spans;
+  /// Threads that simulate spans (fast replay); 0: one per core.
+  unsigned Jobs = 0;
+  /// Where fast replay keeps the exact results of references; empty: not kept.
+  std::string CacheDir;
 };
 
 struct FunctionCost {
@@ -56,6 +76,9 @@ struct ReplayResult {
   uint64_t FoldedIterations = 0;
   uint64_t PartialSegments = 0;
   uint32_t Threads = 0;
+  bool Exact = true;
+  /// Instructions MCA simulated (warm-ups included).
+  uint64_t Simulated = 0;
   /// Traced functions, most cycles first; with replayed unmapped code also one
   /// pseudo-function per module file name, "[unmapped] libc.so.6".
   std::vector<FunctionCost> Functions;
@@ -73,7 +96,9 @@ struct ReplayResult {
 
 /// Replays the trace on \p Code (a linked binary or a directory of objects). Functions
 /// that do not match the trace fail the replay, or with UseBaseline run the code of the
-/// binary the trace was recorded on (which must then be readable and unchanged).
+/// binary the trace was recorded on (which must then be readable and unchanged). Fast
+/// replay compares the code with that binary's, whose exact replay it computes or
+/// finds in Opts.CacheDir; if the binary cannot be read, the replay is exact.
 llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRef Code);
 
 struct FunctionDelta {
@@ -93,9 +118,10 @@ struct ReplayComparison {
   Json toJSON() const;
 };
 
-/// Replays the trace on \p Baseline and on \p Candidate (in parallel). A linked
-/// baseline must be the binary the trace was recorded on; with UseBaseline, candidate
-/// functions that do not match the trace run the baseline's code.
+/// Replays the trace on \p Baseline and on \p Candidate: the baseline exactly (or from
+/// Opts.CacheDir) and the candidate against it; with Exact, both exactly, in parallel.
+/// A linked baseline must be the binary the trace was recorded on; with UseBaseline,
+/// candidate functions that do not match the trace run the baseline's code.
 llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
                                                 llvm::StringRef Baseline,
                                                 llvm::StringRef Candidate);

@@ -98,6 +98,10 @@ llvm::Expected<uint64_t> Evaluator::replayVariant(const VariantResult &Variant,
   Replaying.OnCfgMismatch = CfgMismatchPolicy::UseBaseline;
   Replaying.RecordedBinary = Opts.Baseline;
   Replaying.ShowProgress = false;
+  // Fast replay against the traced binary, whose exact replay is computed once and kept
+  // beside the middle ends; evaluations already run one per core.
+  Replaying.CacheDir = Opts.WorkDir + "/cache";
+  Replaying.Jobs = 1;
   auto Replayed = runReplay(Replaying, Variant.Directory);
   if (!Replayed)
     return Replayed.takeError();

@@ -1,0 +1,142 @@
+/// \file
+/// The replay cache: a hash of what decides a replay names its JSON file.
+#include "ReplayCache.h"
+#include "support/ByteCursor.h"
+#include "support/Json.h"
+#include "support/OutputFile.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
+
+namespace mlgo {
+
+namespace {
+
+constexpr const char *Format = "mlgo-ra.replay.cached";
+/// Bump when what a replay computes changes (MCA settings, attribution, refill).
+constexpr int Version = 1;
+constexpr const char *EventsMagic = "MLGOEVC1";
+
+std::string pathOf(llvm::StringRef Dir, llvm::StringRef Key, llvm::StringRef Suffix) {
+  return (Dir + "/replay/" + Key + Suffix).str();
+}
+
+/// Event cycles, per thread: its id, its event count, the cycles (LEB128 varints).
+std::string encodeEvents(const std::map<uint32_t, std::vector<uint32_t>> &Events) {
+  std::string Out = EventsMagic;
+  for (const auto &[Thread, Cycles] : Events) {
+    // The recording grows its vectors ahead: trailing zeros say nothing.
+    size_t N = Cycles.size();
+    while (N && !Cycles[N - 1])
+      --N;
+    appendVarint(Out, Thread);
+    appendVarint(Out, N);
+    for (size_t I = 0; I < N; ++I)
+      appendVarint(Out, Cycles[I]);
+  }
+  return Out;
+}
+
+bool decodeEvents(llvm::StringRef Bytes, std::map<uint32_t, std::vector<uint32_t>> &Events) {
+  if (!Bytes.consume_front(EventsMagic))
+    return false;
+  ByteCursor C{Bytes.bytes_begin(), Bytes.bytes_end()};
+  while (C.P != C.E && !C.Short) {
+    std::vector<uint32_t> &Cycles = Events[C.varint()];
+    uint64_t N = C.varint();
+    if (N > uint64_t(C.E - C.P))
+      return false;
+    Cycles.resize(N);
+    for (uint32_t &Cycle : Cycles)
+      Cycle = C.varint();
+  }
+  return !C.Short;
+}
+
+/// Reads \p Field of \p J into \p Out; false if it is not there as a T.
+template <typename T> bool read(const Json &J, const char *Field, T &Out) {
+  auto Value = getJsonField<T>(J, Field, "");
+  if (!Value) {
+    llvm::consumeError(Value.takeError());
+    return false;
+  }
+  Out = std::move(*Value);
+  return true;
+}
+
+} // namespace
+
+llvm::Expected<std::string> replayCacheKey(const ReplayOptions &Opts,
+                                           const TraceProfile &Profile,
+                                           const VariantCode &Code) {
+  // Code that falls back to another image for some functions has no identity of its
+  // own: not cached.
+  if (!Code.mismatches().empty())
+    return "";
+  auto Trace = llvm::MemoryBuffer::getFile(Profile.Path);
+  if (!Trace)
+    return inputError(Profile.Path, "cannot read: {}", Trace.getError().message());
+  llvm::SHA256 Hash;
+  for (llvm::StringRef Part :
+       {llvm::StringRef(Format), llvm::StringRef(std::to_string(Version)),
+        (*Trace)->getBuffer(), llvm::StringRef(Code.variant().identity()),
+        llvm::StringRef(Opts.CPU), llvm::StringRef(replayTriple(Opts, Code)),
+        llvm::StringRef(unmappedPolicyName(Opts.Unmapped))}) {
+    Hash.update(std::to_string(Part.size()));
+    Hash.update(Part);
+  }
+  return llvm::toHex(Hash.final(), /*LowerCase=*/true);
+}
+
+std::optional<Replayed> loadCachedReplay(llvm::StringRef Dir, llvm::StringRef Key) {
+  auto J = readJsonFile(pathOf(Dir, Key, ".json"));
+  if (!J) {
+    llvm::consumeError(J.takeError());
+    return std::nullopt;
+  }
+  Replayed R;
+  std::string Name;
+  int V = 0;
+  RefillCounts &C = R.Counts;
+  PredictedCosts &P = R.Costs;
+  bool Ok = read(*J, "format", Name) && Name == Format && read(*J, "version", V) &&
+            V == Version && read(*J, "trace_instructions", C.TraceInstructions) &&
+            read(*J, "refilled", C.Refilled) &&
+            read(*J, "unmapped_replayed", C.UnmappedReplayed) &&
+            read(*J, "unmapped_skipped", C.UnmappedSkipped) &&
+            read(*J, "folded_iterations", C.FoldedIterations) &&
+            read(*J, "partial_segments", C.PartialSegments) && read(*J, "cycles", P.Cycles) &&
+            read(*J, "instructions", P.Instructions) && read(*J, "threads", P.Threads) &&
+            read(*J, "function_cycles", P.FunctionCycles) &&
+            read(*J, "function_instructions", P.FunctionInstructions) &&
+            P.FunctionCycles.size() == P.FunctionInstructions.size();
+  auto Events = llvm::MemoryBuffer::getFile(pathOf(Dir, Key, ".events"));
+  if (!Ok || !Events || !decodeEvents((*Events)->getBuffer(), P.EventCycles))
+    return std::nullopt;
+  return R;
+}
+
+llvm::Error storeCachedReplay(llvm::StringRef Dir, llvm::StringRef Key, const Replayed &R) {
+  const RefillCounts &C = R.Counts;
+  const PredictedCosts &P = R.Costs;
+  Json J = {{"format", Format},
+            {"version", Version},
+            {"trace_instructions", C.TraceInstructions},
+            {"refilled", C.Refilled},
+            {"unmapped_replayed", C.UnmappedReplayed},
+            {"unmapped_skipped", C.UnmappedSkipped},
+            {"folded_iterations", C.FoldedIterations},
+            {"partial_segments", C.PartialSegments},
+            {"cycles", P.Cycles},
+            {"instructions", P.Instructions},
+            {"threads", P.Threads},
+            {"function_cycles", P.FunctionCycles},
+            {"function_instructions", P.FunctionInstructions}};
+  // The events first: a description without them is no entry.
+  if (llvm::Error E = writeFileAtomically(pathOf(Dir, Key, ".events"), encodeEvents(P.EventCycles)))
+    return E;
+  return writeJsonFile(pathOf(Dir, Key, ".json"), J);
+}
+
+} // namespace mlgo

@@ -1,0 +1,25 @@
+/// \file
+/// Exact replay results kept on disk, so that fast replay simulates its reference once
+/// per trace, code, CPU and settings: per key in DIR/replay/, KEY.json (counts, cycles
+/// per function) and KEY.events (the cycles of every event).
+#pragma once
+
+#include "Replayer.h"
+
+#include <optional>
+
+namespace mlgo {
+
+/// The key of replaying \p Code on the trace of \p Profile as \p Opts says: a hash of
+/// the trace's bytes, the code's identity, the CPU, the triple and the unmapped policy.
+llvm::Expected<std::string> replayCacheKey(const ReplayOptions &Opts,
+                                           const TraceProfile &Profile,
+                                           const VariantCode &Code);
+
+/// The result kept under \p Key in \p Dir; none if there is none, or one of another
+/// format version or that cannot be read (it is then replaced).
+std::optional<Replayed> loadCachedReplay(llvm::StringRef Dir, llvm::StringRef Key);
+
+llvm::Error storeCachedReplay(llvm::StringRef Dir, llvm::StringRef Key, const Replayed &R);
+
+} // namespace mlgo

@@ -1,0 +1,144 @@
+/// \file
+/// One variant's replay: refill, a cost model, and the result with its functions.
+#include "Replayer.h"
+#include "ExactModel.h"
+#include "McaSimulator.h"
+#include "ReplayCache.h"
+#include "SpanModel.h"
+
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <map>
+#include <thread>
+
+namespace mlgo {
+
+UnmappedFunctions unmappedFunctions(const ReplayOptions &Opts, const TraceProfile &Profile) {
+  UnmappedFunctions U;
+  if (Opts.Unmapped == UnmappedPolicy::Skip)
+    return U;
+  std::map<std::string, uint32_t> ByName;
+  for (const std::string &Module : Profile.ModuleNames) {
+    std::string Name = "[unmapped] " + llvm::sys::path::filename(Module).str();
+    auto [It, New] = ByName.try_emplace(Name, Profile.Header.Functions.size() + U.Names.size());
+    if (New)
+      U.Names.push_back(Name);
+    U.OfModule.push_back(It->second);
+  }
+  return U;
+}
+
+std::string replayTriple(const ReplayOptions &Opts, const VariantCode &Code) {
+  return Opts.Triple.empty() ? Code.variant().triple() : Opts.Triple;
+}
+
+namespace {
+
+using ModelMaker =
+    std::function<std::unique_ptr<CostModel>(const McaTarget &, uint32_t NumFunctions)>;
+
+/// Refills the trace with \p Code (paired with \p Reference, if any) into the model
+/// \p Make gives.
+llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfile &Profile,
+                                    const VariantCode &Code, const VariantCode *Reference,
+                                    const ModelMaker &Make, Progress &Bar) {
+  auto Target = McaTarget::create(replayTriple(Opts, Code), Opts.CPU);
+  if (!Target)
+    return Target.takeError();
+  auto Reader = SegmentTraceReader::open(Profile.Path);
+  if (!Reader)
+    return Reader.takeError();
+  UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);
+  std::unique_ptr<CostModel> Model =
+      Make(**Target, Profile.Header.Functions.size() + Unmapped.Names.size());
+  uint64_t Reported = 0;
+  auto Counts = refillTrace(
+      **Reader, Code, *Model, Unmapped.OfModule,
+      [&](uint64_t Done) {
+        Bar.advance(Done - Reported);
+        Reported = Done;
+      },
+      Reference);
+  if (!Counts)
+    return Counts.takeError();
+  auto Costs = Model->finish();
+  if (!Costs)
+    return Costs.takeError();
+  return Replayed{*Counts, std::move(*Costs)};
+}
+
+} // namespace
+
+llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TraceProfile &Profile,
+                                       const VariantCode &Code, Progress &Bar,
+                                       bool RecordEvents) {
+  std::string Key;
+  if (!Opts.CacheDir.empty()) {
+    auto K = replayCacheKey(Opts, Profile, Code);
+    if (!K)
+      return K.takeError();
+    Key = *K;
+    if (std::optional<Replayed> Cached = loadCachedReplay(Opts.CacheDir, Key)) {
+      Bar.advance(Profile.Instructions);
+      return *Cached;
+    }
+  }
+  auto R = replayWith(
+      Opts, Profile, Code, nullptr,
+      [&](const McaTarget &Target, uint32_t NumFunctions) {
+        return std::make_unique<ExactModel>(Target, NumFunctions, RecordEvents || !Key.empty());
+      },
+      Bar);
+  if (R && !Key.empty())
+    if (llvm::Error E = storeCachedReplay(Opts.CacheDir, Key, *R))
+      return E;
+  return R;
+}
+
+llvm::Expected<Replayed> replayAgainst(const ReplayOptions &Opts, const TraceProfile &Profile,
+                                       const VariantCode &Code, const VariantCode &Reference,
+                                       const PredictedCosts &ReferenceCosts, Progress &Bar) {
+  unsigned Jobs = Opts.Jobs ? Opts.Jobs : std::max(1u, std::thread::hardware_concurrency());
+  return replayWith(
+      Opts, Profile, Code, &Reference,
+      [&](const McaTarget &Target, uint32_t NumFunctions) {
+        return std::make_unique<SpanModel>(Target, NumFunctions, Opts.Spans, Jobs,
+                                           ReferenceCosts);
+      },
+      Bar);
+}
+
+ReplayResult makeResult(const ReplayOptions &Opts, const TraceProfile &Profile,
+                        const VariantCode &Code, const Replayed &Run, bool Exact) {
+  ReplayResult R;
+  R.Code = Code.variant().path();
+  R.CPU = Opts.CPU;
+  R.Triple = replayTriple(Opts, Code);
+  R.Unmapped = Opts.Unmapped;
+  R.TraceInstructions = Run.Counts.TraceInstructions;
+  R.UnmappedReplayed = Run.Counts.UnmappedReplayed;
+  R.UnmappedSkipped = Run.Counts.UnmappedSkipped;
+  R.FoldedIterations = Run.Counts.FoldedIterations;
+  R.PartialSegments = Run.Counts.PartialSegments;
+  R.Mismatches = Code.mismatches();
+  R.Cycles = Run.Costs.Cycles;
+  R.Instructions = Run.Costs.Instructions;
+  R.Threads = Run.Costs.Threads;
+  R.Exact = Exact;
+  R.Simulated = Run.Costs.Simulated;
+  UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);
+  for (size_t F = 0; F < Run.Costs.FunctionCycles.size(); ++F) {
+    FunctionCost Cost{"", Run.Costs.FunctionInstructions[F], Run.Costs.FunctionCycles[F]};
+    bool Traced = F < Profile.Executed.size();
+    if (Traced ? Profile.Executed[F] : Cost.Instructions > 0) {
+      Cost.Function = Traced ? Profile.Header.Functions[F].Key
+                             : Unmapped.Names[F - Profile.Executed.size()];
+      R.Functions.push_back(Cost);
+    }
+  }
+  std::stable_sort(R.Functions.begin(), R.Functions.end(),
+                   [](const auto &A, const auto &B) { return A.Cycles > B.Cycles; });
+  return R;
+}
+
+} // namespace mlgo

@@ -1,0 +1,115 @@
+/// \file
+/// Fast replay: spans simulated in parallel, their differences from the reference's
+/// recorded cycles added to its exact costs.
+#include "SpanModel.h"
+#include "support/Error.h"
+#include "support/ParallelWork.h"
+
+#include <atomic>
+#include <map>
+
+namespace mlgo {
+
+SpanModel::SpanModel(const McaTarget &Target, uint32_t NumFunctions,
+                     const SpanSettings &Settings, unsigned Jobs,
+                     const PredictedCosts &Reference)
+    : Target(Target), NumFunctions(NumFunctions),
+      Same(Target.instrInfo(), Target.registerInfo().getProgramCounter()),
+      Planner(Settings, Same), Jobs(std::max(1u, Jobs)), Reference(Reference),
+      Cycles(NumFunctions), Instructions(NumFunctions) {}
+
+SpanModel::~SpanModel() = default;
+
+llvm::Error SpanModel::simulate(const Span &S, McaInstructionBuilder &Builder,
+                                std::vector<Delta> &Out) const {
+  // The warm-up's cycles go to an extra "function", NumFunctions, and are dropped.
+  McaSimulator Sim(Target, Builder, NumFunctions + 1);
+  for (uint32_t I = 0; I < S.Events.size(); ++I) {
+    const SpanCode &Code = Planner.codes()[S.Events[I].first];
+    uint32_t Tag = I < S.WarmUp ? NumFunctions : Code.Function;
+    if (llvm::Error E = Sim.add({Tag, S.Ordinals[I], Code.Instructions, Code.Addresses, {}, {}}))
+      return E;
+  }
+  if (llvm::Error E = Sim.finish())
+    return E;
+  // The variant's cycles of the counted events, minus the reference's cycles of the
+  // same events as it ran them in the whole trace.
+  auto Recorded = Reference.EventCycles.find(S.Thread);
+  std::map<uint32_t, Delta> ByFunction;
+  for (uint32_t I = S.WarmUp; I < S.Events.size(); ++I) {
+    uint32_t F = Planner.codes()[S.Events[I].first].Function;
+    ByFunction.try_emplace(F, Delta{F, int64_t(Sim.cyclesByFunction()[F]),
+                                    int64_t(Sim.instructionsByFunction()[F])});
+    const SpanCode &InReference = Planner.codes()[S.Events[I].second];
+    Delta &D = ByFunction.try_emplace(InReference.Function, Delta{InReference.Function, 0, 0})
+                   .first->second;
+    if (Recorded != Reference.EventCycles.end() && S.Ordinals[I] < Recorded->second.size())
+      D.Cycles -= Recorded->second[S.Ordinals[I]];
+    D.Instructions -= InReference.Instructions.size();
+  }
+  for (auto &[F, D] : ByFunction)
+    Out.push_back(D);
+  return llvm::Error::success();
+}
+
+llvm::Error SpanModel::simulatePlanned() {
+  std::vector<Span> Spans = Planner.takeSpans();
+  std::vector<std::vector<Delta>> Deltas(Spans.size());
+  // Spans are independent, each from an empty pipeline: the result does not depend on
+  // which thread simulates which. After a failure the rest are skipped (one error).
+  std::atomic<bool> Failed{false};
+  llvm::Error E = runInParallel(Spans.size(), Jobs, [&](size_t I) -> llvm::Error {
+    if (Failed)
+      return llvm::Error::success();
+    std::unique_ptr<McaInstructionBuilder> Builder;
+    {
+      std::lock_guard<std::mutex> Guard(BuildersLock);
+      if (!Builders.empty()) {
+        Builder = std::move(Builders.back());
+        Builders.pop_back();
+      }
+    }
+    if (!Builder)
+      Builder = std::make_unique<McaInstructionBuilder>(Target);
+    llvm::Error Err = simulate(Spans[I], *Builder, Deltas[I]);
+    Failed = Failed || bool(Err);
+    std::lock_guard<std::mutex> Guard(BuildersLock);
+    Builders.push_back(std::move(Builder));
+    return Err;
+  });
+  if (E)
+    return E;
+  for (size_t I = 0; I < Spans.size(); ++I) {
+    Simulated += Spans[I].Instructions;
+    for (const Delta &D : Deltas[I]) {
+      Cycles[D.Function] += D.Cycles;
+      Instructions[D.Function] += D.Instructions;
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<PredictedCosts> SpanModel::finish() {
+  Planner.finish();
+  if (llvm::Error E = simulatePlanned())
+    return E;
+  if (Reference.FunctionCycles.size() != NumFunctions)
+    return stageError("the reference was replayed with {} functions, not {}",
+                      Reference.FunctionCycles.size(), NumFunctions);
+  PredictedCosts Costs;
+  Costs.Cycles = Reference.Cycles;
+  Costs.Instructions = Reference.Instructions;
+  Costs.Threads = Reference.Threads;
+  Costs.FunctionCycles = Reference.FunctionCycles;
+  Costs.FunctionInstructions = Reference.FunctionInstructions;
+  for (uint32_t F = 0; F < NumFunctions; ++F) {
+    Costs.FunctionCycles[F] += Cycles[F];
+    Costs.FunctionInstructions[F] += Instructions[F];
+    Costs.Cycles += Cycles[F];
+    Costs.Instructions += Instructions[F];
+  }
+  Costs.Simulated = Simulated;
+  return Costs;
+}
+
+} // namespace mlgo

@@ -1,0 +1,61 @@
+/// \file
+/// Fast replay, the default: a variant's cycles are its reference's exact cycles plus,
+/// for every span where their code differs (SpanPlan.h), the variant's simulated cycles
+/// minus the reference's recorded ones over that span. Spans are simulated in batches
+/// on Jobs threads.
+#pragma once
+
+#include "CostModel.h"
+#include "McaSimulator.h"
+#include "SpanPlan.h"
+
+#include <memory>
+#include <mutex>
+
+namespace mlgo {
+
+class SpanModel : public CostModel {
+public:
+  /// \p Reference: the exact costs, with event cycles, of the reference that the
+  /// refill pairs the code with.
+  SpanModel(const McaTarget &Target, uint32_t NumFunctions, const SpanSettings &Settings,
+            unsigned Jobs, const PredictedCosts &Reference);
+  ~SpanModel() override;
+
+  llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) override {
+    if (llvm::Error E = Planner.onCode(ThreadId, Code))
+      return E;
+    return Planner.pendingInstructions() >= BatchInstructions ? simulatePlanned()
+                                                              : llvm::Error::success();
+  }
+  llvm::Expected<PredictedCosts> finish() override;
+
+private:
+  /// Span instructions planned before they are simulated: enough to keep the threads
+  /// busy, few enough to keep memory small.
+  static constexpr uint64_t BatchInstructions = 1 << 20;
+
+  /// What one span changes, per function it touches: variant minus reference.
+  struct Delta {
+    uint32_t Function;
+    int64_t Cycles, Instructions;
+  };
+
+  llvm::Error simulatePlanned();
+  llvm::Error simulate(const Span &S, McaInstructionBuilder &Builder,
+                       std::vector<Delta> &Out) const;
+
+  const McaTarget &Target;
+  uint32_t NumFunctions;
+  SameTiming Same;
+  SpanPlanner Planner;
+  unsigned Jobs;
+  const PredictedCosts &Reference;
+  /// Builders no thread is using: each span borrows one.
+  std::vector<std::unique_ptr<McaInstructionBuilder>> Builders;
+  std::mutex BuildersLock;
+  std::vector<int64_t> Cycles, Instructions; ///< per function: variant - reference
+  uint64_t Simulated = 0;
+};
+
+} // namespace mlgo

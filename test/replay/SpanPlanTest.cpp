@@ -1,0 +1,112 @@
+// Fast replay's spans: where a variant's code differs from its reference's, with the
+// warm-up before and the settling events after, merged when close.
+#include "McaSimulator.h"
+#include "SpanPlan.h"
+#include "TestSupport.h"
+
+#include "llvm/MC/MCInstBuilder.h"
+#include <functional>
+
+using namespace mlgo;
+using namespace mlgo::test;
+
+namespace {
+
+/// Events of 4 instructions each, numbered 0, 1, ...: same code in variant and
+/// reference except at the events given.
+struct Events {
+  std::vector<llvm::MCInst> Same, Other;
+  std::vector<uint64_t> Addresses = std::vector<uint64_t>(4);
+
+  Events() {
+    for (unsigned I = 0; I < 4; ++I) {
+      Same.push_back(llvm::MCInstBuilder(1));
+      Other.push_back(llvm::MCInstBuilder(2));
+    }
+  }
+  /// Plans \p Count events, event E differing when Differs(E).
+  std::vector<Span> plan(SpanPlanner &Planner, uint64_t Count,
+                         std::function<bool(uint64_t)> Differs) {
+    for (uint64_t E = 0; E < Count; ++E)
+      requireSuccess(Planner.onCode(
+          0, {7, E, Differs(E) ? llvm::ArrayRef(Other) : llvm::ArrayRef(Same), Addresses,
+              Same, Addresses}));
+    Planner.finish();
+    return Planner.takeSpans();
+  }
+};
+
+} // namespace
+
+TEST_CASE("spans cover differing code with its warm-up and settling", "[replay]") {
+  initializeTargets();
+  auto Target = requireOk(McaTarget::create("x86_64-unknown-linux-gnu", "skylake"));
+  SameTiming Same(Target->instrInfo(), Target->registerInfo().getProgramCounter());
+  SpanSettings Settings{/*WarmUp=*/16, /*Settle=*/16};
+  Events E;
+
+  SECTION("the same code everywhere: nothing to simulate") {
+    SpanPlanner Planner(Settings, Same);
+    CHECK(E.plan(Planner, 100, [](uint64_t) { return false; }).empty());
+  }
+  SECTION("one difference: 4 events of warm-up, it, 4 events to settle") {
+    SpanPlanner Planner(Settings, Same);
+    std::vector<Span> Spans = E.plan(Planner, 100, [](uint64_t N) { return N == 50; });
+    REQUIRE(Spans.size() == 1);
+    CHECK(Spans[0].WarmUp == 4);
+    CHECK(Spans[0].Ordinals == std::vector<uint64_t>{46, 47, 48, 49, 50, 51, 52, 53, 54});
+    CHECK(Spans[0].Instructions == 36);
+    // The differing event runs the variant's code, the others code both share.
+    CHECK(Spans[0].Events[4].first != Spans[0].Events[4].second);
+    CHECK(Spans[0].Events[3].first == Spans[0].Events[3].second);
+  }
+  SECTION("a difference before the last one has settled extends its span") {
+    SpanPlanner Planner(Settings, Same);
+    std::vector<Span> Spans =
+        E.plan(Planner, 100, [](uint64_t N) { return N == 20 || N == 23 || N == 60; });
+    REQUIRE(Spans.size() == 2);
+    CHECK(Spans[0].Ordinals.front() == 16);
+    CHECK(Spans[0].Ordinals.back() == 27);
+    CHECK(Spans[1].Ordinals.front() == 56);
+    CHECK(Spans[1].Ordinals.back() == 64);
+  }
+  SECTION("one after it has settled starts a span that warms up on the settling") {
+    SpanPlanner Planner(Settings, Same);
+    std::vector<Span> Spans =
+        E.plan(Planner, 100, [](uint64_t N) { return N == 20 || N == 25; });
+    REQUIRE(Spans.size() == 2);
+    CHECK(Spans[0].Ordinals.back() == 24);
+    CHECK(Spans[1].WarmUp == 4);
+    CHECK(Spans[1].Ordinals.front() == 21);
+  }
+  SECTION("a difference at the start has no warm-up; one at the end, no settling") {
+    SpanPlanner Planner(Settings, Same);
+    std::vector<Span> Spans =
+        E.plan(Planner, 10, [](uint64_t N) { return N == 0 || N == 9; });
+    REQUIRE(Spans.size() == 2);
+    CHECK(Spans[0].WarmUp == 0);
+    CHECK(Spans[1].Ordinals.back() == 9);
+  }
+}
+
+TEST_CASE("code is the same to MCA whatever its branch targets", "[replay]") {
+  initializeTargets();
+  auto Target = requireOk(McaTarget::create("x86_64-unknown-linux-gnu", "skylake"));
+  const llvm::MCInstrInfo &Info = Target->instrInfo();
+  SameTiming Same(Info, Target->registerInfo().getProgramCounter());
+  // Any call opcode: its target operand is an immediate that only locates code.
+  unsigned Call = 0;
+  for (unsigned Op = 0; Op < Info.getNumOpcodes() && !Call; ++Op)
+    if (Info.get(Op).isCall() && Info.get(Op).getNumOperands() == 1 &&
+        Info.get(Op).operands()[0].OperandType == llvm::MCOI::OPERAND_PCREL)
+      Call = Op;
+  REQUIRE(Call != 0);
+  std::vector<llvm::MCInst> A{llvm::MCInstBuilder(Call).addImm(16)};
+  std::vector<llvm::MCInst> B{llvm::MCInstBuilder(Call).addImm(4096)};
+  CHECK(Same(A, B));
+  // Other immediates count.
+  std::vector<llvm::MCInst> C{llvm::MCInstBuilder(1).addImm(16)};
+  std::vector<llvm::MCInst> D{llvm::MCInstBuilder(1).addImm(17)};
+  CHECK(!Same(C, D));
+  CHECK(!Same(A, C));
+}
