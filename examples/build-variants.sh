@@ -2,7 +2,8 @@
 # Builds register-allocation variants of both examples for checking replay: each
 # example built and traced (the workload at SCALE, json at JSON_SCALE), then variants as directories of
 # objects: one source compiled with -stress-regalloc=N (the others as built), and the
-# subset corpus compiled with the policies initial and poor. Writes OUT/variants.tsv:
+# subset corpus compiled with the policies initial and poor and with two perturbations
+# of initial of the size training tries (sigma 0.05). Writes OUT/variants.tsv:
 # example, trace, traced binary, variant name, variant directory (one line each).
 # Usage: examples/build-variants.sh OUT SCALE JSON_SCALE
 set -euo pipefail
@@ -46,8 +47,14 @@ PY
   done
   "$mlgo" extract-corpus "$build/base/compile_commands.json" -o "$build/corpus" >/dev/null
   "$mlgo" subset --corpus "$build/corpus" --trace "$trace" -o "$build/subset" >/dev/null
-  for policy in initial poor; do
-    "$mlgo" compile --corpus "$build/subset" --policy "$policy" -o "$build/$policy" \
+  for seed in 1 2; do
+    "$top/build/bench/accuracy-perturb" initial --sigma 0.05 --seed "$seed" \
+      -o "$build/perturbed$seed.json" >/dev/null
+  done
+  for policy in initial poor perturbed1 perturbed2; do
+    file=$policy
+    [[ $policy == perturbed* ]] && file=$build/$policy.json
+    "$mlgo" compile --corpus "$build/subset" --policy "$file" -o "$build/$policy" \
       --cache-dir "$out/cache" -j 2 >/dev/null
     printf '%s\t%s\t%s\t%s\t%s\n' "$example" "$trace" "$binary" "$policy" "$build/$policy" >>"$out/variants.tsv"
   done

@@ -1,8 +1,10 @@
 /// \file
-/// Whether two pieces of code are the same to MCA: same opcodes and registers, and the
-/// same immediates except where they only locate code or data (branch and call targets,
-/// pc-relative displacements), which differ between a linked binary and objects, and
-/// between variants, where the code itself is the same.
+/// Whether two pieces of code are the same to MCA: same opcodes, and the same
+/// immediates except where they only locate code or data (branch and call targets,
+/// pc-relative displacements, the addresses of loads and stores), which differ between
+/// a linked binary and objects, and between variants, where the code itself is the same. Code that differs only by its
+/// register names is alike: whether it times alike depends on which values its
+/// registers hold (RegisterPairing.h).
 #pragma once
 
 #include "llvm/ADT/ArrayRef.h"
@@ -10,24 +12,36 @@
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegister.h"
+#include <vector>
 
 namespace mlgo {
+
+enum class CodeMatch : uint8_t {
+  Same,      ///< the same instructions
+  Renamed,   ///< the same instructions but for register names
+  Different,
+};
 
 class SameTiming {
 public:
   SameTiming(const llvm::MCInstrInfo &InstrInfo, llvm::MCRegister ProgramCounter)
       : InstrInfo(InstrInfo), ProgramCounter(ProgramCounter) {}
 
-  /// Whether \p A and \p B time alike; remembered by address, so both must stay put.
-  bool operator()(llvm::ArrayRef<llvm::MCInst> A, llvm::ArrayRef<llvm::MCInst> B);
+  /// How \p A compares with \p B; remembered by address, so both must stay put.
+  CodeMatch operator()(llvm::ArrayRef<llvm::MCInst> A, llvm::ArrayRef<llvm::MCInst> B);
+
+  /// The most instructions of \p A and \p B that match in order (same but for register
+  /// names), as pairs of indices: where differing code still computes the same values.
+  std::vector<std::pair<uint32_t, uint32_t>> align(llvm::ArrayRef<llvm::MCInst> A,
+                                                   llvm::ArrayRef<llvm::MCInst> B) const;
 
 private:
-  bool sameInstruction(const llvm::MCInst &A, const llvm::MCInst &B) const;
+  CodeMatch compareInstructions(const llvm::MCInst &A, const llvm::MCInst &B) const;
 
   const llvm::MCInstrInfo &InstrInfo;
   llvm::MCRegister ProgramCounter;
   using Key = std::pair<std::pair<const void *, size_t>, std::pair<const void *, size_t>>;
-  llvm::DenseMap<Key, bool> Known;
+  llvm::DenseMap<Key, CodeMatch> Known;
 };
 
 } // namespace mlgo

@@ -15,7 +15,9 @@ SpanModel::SpanModel(const McaTarget &Target, uint32_t NumFunctions,
                      const PredictedCosts &Reference)
     : Target(Target), NumFunctions(NumFunctions),
       Same(Target.instrInfo(), Target.registerInfo().getProgramCounter()),
-      Planner(Settings, Same), Jobs(std::max(1u, Jobs)), Reference(Reference),
+      Registers(Target.registerInfo(), Target.instrInfo(), Target.instrAnalysis()),
+      Planner(Settings, Same, Registers, Target.registerInfo().getProgramCounter()),
+      Jobs(std::max(1u, Jobs)), Reference(Reference),
       Cycles(NumFunctions), Instructions(NumFunctions) {}
 
 SpanModel::~SpanModel() = default;

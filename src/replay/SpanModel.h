@@ -48,6 +48,7 @@ private:
   const McaTarget &Target;
   uint32_t NumFunctions;
   SameTiming Same;
+  RegisterAccessReader Registers;
   SpanPlanner Planner;
   unsigned Jobs;
   const PredictedCosts &Reference;

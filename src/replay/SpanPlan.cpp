@@ -10,9 +10,37 @@ uint32_t SpanPlanner::intern(uint32_t Function, llvm::ArrayRef<llvm::MCInst> Ins
   auto [It, New] = CodeIds.try_emplace(
       {Instructions.data(), Instructions.size() | uint64_t(Function) << 32},
       uint32_t(Codes.size()));
-  if (New)
+  if (New) {
     Codes.push_back({Function, Instructions.vec(), Addresses.vec()});
+    Accesses.push_back(Registers.read(Instructions));
+  }
   return It->second;
+}
+
+llvm::ArrayRef<std::pair<uint32_t, uint32_t>> SpanPlanner::alignment(uint32_t InVariant,
+                                                                    uint32_t InReference) {
+  auto [It, New] = Alignments.try_emplace({InVariant, InReference});
+  if (New)
+    It->second = Same.align(Codes[InVariant].Instructions, Codes[InReference].Instructions);
+  return It->second;
+}
+
+bool SpanPlanner::follow(ThreadState &T, uint32_t InVariant, uint32_t InReference,
+                         const RefilledCode &Code) {
+  if (!T.Pairing)
+    // Values written a settling ago have retired, as a span's end assumes.
+    T.Pairing.emplace(Registers.numRegisters(), Settings.Settle, ProgramCounter);
+  switch (Same(Code.Instructions, Code.ReferenceInstructions)) {
+  case CodeMatch::Same:
+    return T.Pairing->followSame(Accesses[InReference]);
+  case CodeMatch::Renamed:
+    return T.Pairing->followAlike(Accesses[InVariant], Accesses[InReference]);
+  case CodeMatch::Different:
+    T.Pairing->followDifferent(Accesses[InVariant], Accesses[InReference],
+                               alignment(InVariant, InReference));
+    return false;
+  }
+  return false;
 }
 
 void SpanPlanner::open(uint32_t ThreadId, ThreadState &T) {
@@ -35,10 +63,10 @@ void SpanPlanner::close(ThreadState &T) {
 
 llvm::Error SpanPlanner::onCode(uint32_t ThreadId, const RefilledCode &Code) {
   ThreadState &T = Threads[ThreadId];
-  bool Differs = !Same(Code.Instructions, Code.ReferenceInstructions);
   std::pair<uint32_t, uint32_t> Pair{
       intern(Code.Function, Code.Instructions, Code.Addresses),
       intern(Code.Function, Code.ReferenceInstructions, Code.ReferenceAddresses)};
+  bool Differs = !follow(T, Pair.first, Pair.second, Code);
   uint32_t Instructions = Code.Instructions.size();
   if (Differs && !T.Open)
     open(ThreadId, T);

@@ -6,10 +6,14 @@
 /// total. A span starts with a warm-up of the WarmUp instructions before its first
 /// difference (simulated, not counted) and ends once Settle instructions of same code
 /// have followed its last one (by then the pipeline has converged to the
-/// reference's); a difference before that extends the span.
+/// reference's); a difference before that extends the span. Code that differs only by
+/// register names is no difference where the registers hold the reference's values
+/// (RegisterPairing.h).
 #pragma once
 
 #include "Refill.h"
+#include "RegisterAccesses.h"
+#include "RegisterPairing.h"
 #include "Replay.h"
 #include "SameTiming.h"
 
@@ -17,6 +21,7 @@
 #include "llvm/MC/MCInst.h"
 #include <deque>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace mlgo {
@@ -42,8 +47,10 @@ struct Span {
 
 class SpanPlanner : public RefillSink {
 public:
-  SpanPlanner(const SpanSettings &Settings, SameTiming &Same)
-      : Settings(Settings), Same(Same) {}
+  SpanPlanner(const SpanSettings &Settings, SameTiming &Same,
+              const RegisterAccessReader &Registers, llvm::MCRegister ProgramCounter)
+      : Settings(Settings), Same(Same), Registers(Registers),
+        ProgramCounter(Registers.family(ProgramCounter)) {}
 
   llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) override;
   /// Ends every thread's open span.
@@ -68,7 +75,15 @@ private:
     bool Open = false;
     Span Current;
     uint64_t Settled = 0; ///< instructions of same code since the last difference
+    std::optional<RegisterPairing> Pairing;
   };
+
+  /// Follows the registers of one event of \p T: whether it times alike on both sides.
+  bool follow(ThreadState &T, uint32_t InVariant, uint32_t InReference,
+              const RefilledCode &Code);
+  /// SameTiming::align of two codes, computed once.
+  llvm::ArrayRef<std::pair<uint32_t, uint32_t>> alignment(uint32_t InVariant,
+                                                          uint32_t InReference);
 
   uint32_t intern(uint32_t Function, llvm::ArrayRef<llvm::MCInst> Instructions,
                   llvm::ArrayRef<uint64_t> Addresses);
@@ -77,7 +92,12 @@ private:
 
   SpanSettings Settings;
   SameTiming &Same;
+  const RegisterAccessReader &Registers;
+  uint16_t ProgramCounter; ///< its family
   std::vector<SpanCode> Codes;
+  std::vector<RegisterAccesses> Accesses; ///< per code
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint32_t>>>
+      Alignments;
   /// Refilled code is a slice of the refill's decoded code, which lives as long as the
   /// refill: its address, length and function name it.
   llvm::DenseMap<std::pair<const llvm::MCInst *, uint64_t>, uint32_t> CodeIds;
