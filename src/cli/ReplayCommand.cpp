@@ -28,6 +28,7 @@ struct ReplayFlags {
     auto It = PolicyOf.find(Code);
     return It == PolicyOf.end() ? Code : "policy " + It->second;
   }
+  std::string Sample; ///< LENGTH/EVERY
   std::optional<double> FailIfSlower;
   size_t Top = 10;
   bool Json = false;
@@ -38,8 +39,9 @@ std::string describeMode(const ReplayResult &R) {
   if (R.Exact)
     return "exact (every instruction simulated)";
   return fmt::format("fast ({} of {} instructions simulated, where the code differs from "
-                     "the reference's)",
-                     R.Simulated, R.Instructions);
+                     "the reference's{})",
+                     R.Simulated, R.Instructions,
+                     R.Sampling.empty() ? "" : "; sampled " + R.Sampling + " events");
 }
 
 std::string describeModeled(const ReplayResult &R) {
@@ -237,6 +239,11 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
   Cmd->add_option("--settle", Flags->Options.Spans.Settle,
                   "Fast replay: instructions of same code that end a span")
       ->capture_default_str();
+  CLI::Option *Sample = Cmd->add_option(
+      "--sample", Flags->Sample,
+      "Fast replay of a trace shard: differences from the reference count only in "
+      "windows of LENGTH events every EVERY events, weighted EVERY/LENGTH (LENGTH/EVERY, "
+      "e.g. 4096/65536): faster, less exact; for training");
   Cmd->add_option("-j,--jobs", Flags->Options.Jobs,
                   "Threads simulating the spans where code differs, and compiles run at "
                   "once for --corpus (default: one per core)");
@@ -251,7 +258,12 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
     if (!Code->count() && !Cmd->count("--baseline"))
       throw CLI::RequiredError("--code or --baseline with --candidate");
   });
+  Sample->excludes(Cmd->get_option("--exact"));
   return {Cmd, [Flags] {
+            if (!Flags->Sample.empty())
+              if (llvm::Error E =
+                      parseSampling(Flags->Sample, "--sample", Flags->Options.Spans))
+                return reportError(std::move(E));
             if (Flags->Options.CacheDir.empty())
               Flags->Options.CacheDir = defaultCacheDirectory();
             return replay(*Flags);

@@ -4,6 +4,7 @@
 #include "Commands.h"
 #include "ExitCode.h"
 #include "compile/InteractiveCompile.h"
+#include "replay/Replay.h"
 #include "train/Train.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -16,6 +17,7 @@ namespace {
 struct TrainFlags {
   TrainOptions Options;
   std::string Report;
+  std::string Sample; ///< LENGTH/EVERY
   bool Json = false;
 };
 
@@ -39,6 +41,9 @@ int train(TrainFlags &F) {
                              {&F.Options.Output, "--output"}})
     if (Value->empty())
       return reportError(inputError(Name, "is required (unless --report)"));
+  if (!F.Sample.empty())
+    if (llvm::Error E = parseSampling(F.Sample, "--sample", F.Options.Spans))
+      return reportError(std::move(E));
   installInterruptHandler();
   double Elapsed = 0;
   unsigned Done = 0;
@@ -122,6 +127,10 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--timeout", O.CompileTimeoutSeconds,
                   "Kill a compile after this many seconds; its pair is dropped")
       ->default_val(O.CompileTimeoutSeconds);
+  Cmd->add_option("--sample", Flags->Sample,
+                  "Replay a shard of the trace: differences from the traced code count only "
+                  "in windows of LENGTH events every EVERY events, weighted EVERY/LENGTH "
+                  "(LENGTH/EVERY, e.g. 4096/65536); the same windows for every evaluation");
   Cmd->add_flag("--resume", O.Resume, "Continue the run in the output directory");
   Cmd->add_flag("--mpi", O.Mpi,
                 "Train on the ranks of an MPI job (mpirun -np N mlgo-ra train --mpi ...): "

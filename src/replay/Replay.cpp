@@ -69,6 +69,23 @@ llvm::Expected<CodeImage> loadRecordedBinary(const TraceProfile &Profile, llvm::
 
 } // namespace
 
+llvm::Error parseSampling(llvm::StringRef Text, llvm::StringRef Option,
+                          SpanSettings &Spans) {
+  auto [Length, Every] = Text.split('/');
+  uint64_t L = 0, E = 0;
+  if (Length.getAsInteger(10, L) || Every.getAsInteger(10, E) || L == 0 || E < L)
+    return inputError(Option, "'{}' is not LENGTH/EVERY: two event counts, 0 < LENGTH <= "
+                              "EVERY (e.g. 4096/65536)",
+                      Text.str());
+  Spans.SampleLength = L;
+  Spans.SampleEvery = E;
+  return llvm::Error::success();
+}
+
+std::string samplingName(const SpanSettings &Spans) {
+  return fmt::format("{}/{}", Spans.SampleLength, Spans.SampleEvery);
+}
+
 const char *unmappedPolicyName(UnmappedPolicy P) {
   return P == UnmappedPolicy::Skip ? "skip" : "replay";
 }
@@ -216,6 +233,7 @@ Json ReplayResult::toJSON() const {
           {"partial_segments", PartialSegments},
           {"threads", Threads},
           {"mode", Exact ? "exact" : "fast"},
+          {"sampling", Sampling.empty() ? Json(nullptr) : Json(Sampling)},
           {"simulated_instructions", Simulated},
           {"functions", Functions},
           {"replayed_with_baseline_code", Mismatched}};

@@ -36,7 +36,21 @@ struct SpanSettings {
   /// Of the same code after a span's last difference, still counted: by then the
   /// pipeline has converged to the reference's.
   uint32_t Settle = 512;
+  /// Sampling (a trace shard, for training): when SampleEvery is not 0, differences
+  /// count only in the events whose ordinal modulo SampleEvery is below SampleLength,
+  /// weighted SampleEvery / SampleLength. Ordinals name the same events in every
+  /// variant, so all variants are compared on the same windows.
+  uint64_t SampleEvery = 0;
+  uint64_t SampleLength = 0;
+
+  bool samples() const { return SampleEvery != 0; }
+  /// The weight of a counted difference.
+  double sampleWeight() const { return samples() ? double(SampleEvery) / SampleLength : 1; }
 };
+
+/// Reads --sample's LENGTH/EVERY (events) into \p Spans; an InputError names \p Option.
+llvm::Error parseSampling(llvm::StringRef Text, llvm::StringRef Option, SpanSettings &Spans);
+std::string samplingName(const SpanSettings &Spans);
 
 struct ReplayOptions {
   std::string Trace;
@@ -77,6 +91,8 @@ struct ReplayResult {
   uint64_t PartialSegments = 0;
   uint32_t Threads = 0;
   bool Exact = true;
+  /// Fast replay's sampling as --sample spells it (LENGTH/EVERY); empty: none.
+  std::string Sampling;
   /// Instructions MCA simulated (warm-ups included).
   uint64_t Simulated = 0;
   /// Traced functions, most cycles first; with replayed unmapped code also one

@@ -125,6 +125,8 @@ ReplayResult makeResult(const ReplayOptions &Opts, const TraceProfile &Profile,
   R.Instructions = Run.Costs.Instructions;
   R.Threads = Run.Costs.Threads;
   R.Exact = Exact;
+  if (!Exact && Opts.Spans.samples())
+    R.Sampling = samplingName(Opts.Spans);
   R.Simulated = Run.Costs.Simulated;
   UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);
   for (size_t F = 0; F < Run.Costs.FunctionCycles.size(); ++F) {

@@ -6,6 +6,7 @@
 #include "support/ParallelWork.h"
 
 #include <atomic>
+#include <cmath>
 #include <map>
 
 namespace mlgo {
@@ -13,7 +14,7 @@ namespace mlgo {
 SpanModel::SpanModel(const McaTarget &Target, uint32_t NumFunctions,
                      const SpanSettings &Settings, unsigned Jobs,
                      const PredictedCosts &Reference)
-    : Target(Target), NumFunctions(NumFunctions),
+    : Target(Target), NumFunctions(NumFunctions), Settings(Settings),
       Same(Target.instrInfo(), Target.registerInfo().getProgramCounter()),
       Registers(Target.registerInfo(), Target.instrInfo(), Target.instrAnalysis()),
       Planner(Settings, Same, Registers, Target.registerInfo().getProgramCounter()),
@@ -104,11 +105,15 @@ llvm::Expected<PredictedCosts> SpanModel::finish() {
   Costs.Threads = Reference.Threads;
   Costs.FunctionCycles = Reference.FunctionCycles;
   Costs.FunctionInstructions = Reference.FunctionInstructions;
+  // Sampled differences stand for those of the windows' whole period.
+  double Weight = Settings.sampleWeight();
   for (uint32_t F = 0; F < NumFunctions; ++F) {
-    Costs.FunctionCycles[F] += Cycles[F];
-    Costs.FunctionInstructions[F] += Instructions[F];
-    Costs.Cycles += Cycles[F];
-    Costs.Instructions += Instructions[F];
+    int64_t FunctionCycles = std::llround(Cycles[F] * Weight);
+    int64_t FunctionInstructions = std::llround(Instructions[F] * Weight);
+    Costs.FunctionCycles[F] += FunctionCycles;
+    Costs.FunctionInstructions[F] += FunctionInstructions;
+    Costs.Cycles += FunctionCycles;
+    Costs.Instructions += FunctionInstructions;
   }
   Costs.Simulated = Simulated;
   return Costs;

@@ -47,6 +47,7 @@ private:
 
   const McaTarget &Target;
   uint32_t NumFunctions;
+  SpanSettings Settings;
   SameTiming Same;
   RegisterAccessReader Registers;
   SpanPlanner Planner;

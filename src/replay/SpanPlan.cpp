@@ -68,13 +68,18 @@ llvm::Error SpanPlanner::onCode(uint32_t ThreadId, const RefilledCode &Code) {
       intern(Code.Function, Code.ReferenceInstructions, Code.ReferenceAddresses)};
   bool Differs = !follow(T, Pair.first, Pair.second, Code);
   uint32_t Instructions = Code.Instructions.size();
-  if (Differs && !T.Open)
+  T.Settled = Differs ? 0 : T.Settled + Instructions;
+  bool Sampled = !Settings.samples() ||
+                 Code.Event % Settings.SampleEvery < Settings.SampleLength;
+  if (T.Open && !Sampled)
+    close(T); // the window ends
+  // A span opens at a difference, or where a window starts before the last one settled.
+  if (Sampled && !T.Open && (Differs || T.Settled < Settings.Settle))
     open(ThreadId, T);
   if (T.Open) {
     T.Current.Events.push_back(Pair);
     T.Current.Ordinals.push_back(Code.Event);
     T.Current.Instructions += Instructions;
-    T.Settled = Differs ? 0 : T.Settled + Instructions;
     if (T.Settled >= Settings.Settle)
       close(T);
   }

@@ -74,7 +74,8 @@ private:
     uint64_t HistoryInstructions = 0;
     bool Open = false;
     Span Current;
-    uint64_t Settled = 0; ///< instructions of same code since the last difference
+    /// Instructions of same code since the last difference (none yet: settled).
+    uint64_t Settled = UINT32_MAX;
     std::optional<RegisterPairing> Pairing;
   };
 

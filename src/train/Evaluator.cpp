@@ -93,6 +93,7 @@ llvm::Expected<uint64_t> Evaluator::replayVariant(const VariantResult &Variant,
   ReplayOptions Replaying;
   Replaying.Trace = Opts.Trace;
   Replaying.CPU = Opts.CPU;
+  Replaying.Spans = Opts.Spans;
   // Traced functions without bitcode (libraries, assembly) run the baseline's code, the
   // same in every variant.
   Replaying.OnCfgMismatch = CfgMismatchPolicy::UseBaseline;

@@ -25,6 +25,7 @@ struct EvaluatorOptions {
   std::string NamePrefix; ///< of this process's variants (several may share WorkDir)
   std::string Clang = "clang-22";
   std::string CPU = "skylake";
+  SpanSettings Spans; ///< fast replay's, sampling included
   unsigned Jobs = 1; ///< for planning; evaluations themselves are single-threaded
   double CompileTimeoutSeconds = 600;
 };

@@ -36,7 +36,8 @@ Json settingsOf(const TrainOptions &Opts) {
   return {{"corpus", Opts.Corpus},       {"trace", Opts.Trace},
           {"init", Opts.Init},           {"perturbations", Opts.Perturbations},
           {"sigma", Opts.Sigma},         {"step_size", Opts.StepSize},
-          {"seed", Opts.Seed},           {"cpu", Opts.CPU}};
+          {"seed", Opts.Seed},           {"cpu", Opts.CPU},
+          {"sample", Opts.Spans.samples() ? samplingName(Opts.Spans) : "none"}};
 }
 
 struct Checkpoint {
@@ -178,6 +179,7 @@ llvm::Expected<std::unique_ptr<Evaluator>> makeEvaluator(const TrainOptions &Opt
   Evaluating.NamePrefix = fmt::format("r{}-", T.rank());
   Evaluating.Clang = Opts.Clang;
   Evaluating.CPU = Opts.CPU;
+  Evaluating.Spans = Opts.Spans;
   Evaluating.Jobs = Opts.Jobs;
   Evaluating.CompileTimeoutSeconds = Opts.CompileTimeoutSeconds;
   return Evaluator::create(Evaluating);

@@ -6,6 +6,7 @@
 /// killed resumes where its last step ended and yields the same rewards.
 #pragma once
 
+#include "replay/Replay.h"
 #include "support/Json.h"
 
 #include "llvm/Support/Error.h"
@@ -29,6 +30,8 @@ struct TrainOptions {
   unsigned Jobs = 2;
   std::string Init = "initial";
   std::string CPU = "skylake";
+  /// Fast replay's spans; sampling there makes each evaluation replay a trace shard.
+  SpanSettings Spans;
   std::string Clang = "clang-22";
   double CompileTimeoutSeconds = 600;
   bool Resume = false;

@@ -92,6 +92,48 @@ TEST_CASE("spans cover differing code with its warm-up and settling", "[replay]"
   }
 }
 
+TEST_CASE("sampled spans count only in their windows", "[replay]") {
+  initializeTargets();
+  auto Target = requireOk(McaTarget::create("x86_64-unknown-linux-gnu", "skylake"));
+  SameTiming Same(Target->instrInfo(), Target->registerInfo().getProgramCounter());
+  RegisterAccessReader Registers(Target->registerInfo(), Target->instrInfo(),
+                                 Target->instrAnalysis());
+  llvm::MCRegister Pc = Target->registerInfo().getProgramCounter();
+  // Windows of 10 events every 20: events 0-9, 20-29, ...
+  SpanSettings Settings{/*WarmUp=*/16, /*Settle=*/16, /*SampleEvery=*/20,
+                        /*SampleLength=*/10};
+  CHECK(Settings.sampleWeight() == 2);
+  Events E;
+
+  SECTION("a difference outside the windows is not simulated") {
+    SpanPlanner Planner(Settings, Same, Registers, Pc);
+    CHECK(E.plan(Planner, 100, [](uint64_t N) { return N == 15; }).empty());
+  }
+  SECTION("a span ends with its window") {
+    SpanPlanner Planner(Settings, Same, Registers, Pc);
+    std::vector<Span> Spans = E.plan(Planner, 100, [](uint64_t N) { return N == 8; });
+    REQUIRE(Spans.size() == 1);
+    CHECK(Spans[0].Ordinals == std::vector<uint64_t>{4, 5, 6, 7, 8, 9});
+    CHECK(Spans[0].WarmUp == 4);
+  }
+  SECTION("a window that starts before a difference settled starts a span") {
+    SpanPlanner Planner(Settings, Same, Registers, Pc);
+    std::vector<Span> Spans = E.plan(Planner, 100, [](uint64_t N) { return N == 19; });
+    REQUIRE(Spans.size() == 1);
+    CHECK(Spans[0].WarmUp == 4);
+    CHECK(Spans[0].Ordinals == std::vector<uint64_t>{16, 17, 18, 19, 20, 21, 22, 23});
+  }
+  SECTION("parsed from --sample") {
+    SpanSettings Parsed;
+    requireSuccess(parseSampling("4096/65536", "--sample", Parsed));
+    CHECK(Parsed.SampleLength == 4096);
+    CHECK(Parsed.SampleEvery == 65536);
+    CHECK(samplingName(Parsed) == "4096/65536");
+    for (const char *Bad : {"4096", "0/10", "11/10", "a/b", "1/"})
+      CHECK(requireError(parseSampling(Bad, "--sample", Parsed)).find("--sample: ") == 0);
+  }
+}
+
 TEST_CASE("code is the same to MCA whatever its branch targets", "[replay]") {
   initializeTargets();
   auto Target = requireOk(McaTarget::create("x86_64-unknown-linux-gnu", "skylake"));
