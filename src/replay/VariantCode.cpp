@@ -20,7 +20,7 @@ bool differsAfterLastCall(const CodeImage &Image, const CodeBlock &Block,
   if (Segments.size() == TracedSegments + 1) // the image has code after the call
     return Segments.size() >= 2 && Segments.back().End == SegmentEnd::BlockEnd &&
            Segments[Segments.size() - 2].End == SegmentEnd::Call;
-  if (Segments.size() + 1 == TracedSegments) // the recorded binary has
+  if (Segments.size() + 1 == TracedSegments) // the recorded binary has code after it
     return Segments.back().End == SegmentEnd::Call;
   return false;
 }
