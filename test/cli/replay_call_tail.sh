@@ -6,7 +6,8 @@
 # and the other replayed on its trace with --on-cfg-mismatch fail: both must replay,
 # every instruction of each executed block exactly once per execution (counted here
 # from the disassembly and the trace's events, not by replay), and fast replay must
-# predict the speedup of --exact within 0.05 points.
+# predict the speedup of --exact within 0.05 points. A block that gains a branch instead
+# (-DEXTRA_BRANCH: one segment more, not after its last call) is still a changed CFG.
 source "$(dirname "$0")/lib.sh"
 llvm_bin=$(dirname "$(readlink -f "$CLANG")")
 # -falign-loops=1: no alignment padding that execution falls through, so every executed
@@ -18,7 +19,9 @@ flags="-O2 -falign-loops=1 -fbasic-block-address-map -mllvm -disable-branch-fold
 # shellcheck disable=SC2086
 "$CLANG" $flags "$SRC/test/programs/call_tail.c" -o "$work/base" &&
   "$CLANG" $flags -mllvm -stress-regalloc=6 "$SRC/test/programs/call_tail.c" \
-    -o "$work/stress" || { echo "FAILED: build"; exit 1; }
+    -o "$work/stress" &&
+  "$CLANG" $flags -DEXTRA_BRANCH "$SRC/test/programs/call_tail.c" -o "$work/branch" ||
+  { echo "FAILED: build"; exit 1; }
 
 # block_ends BINARY FUNCTION ID: "CALLEND SIZE", where the block's last call ends and the
 # block does (bytes from its start), from the BB address map.
@@ -99,4 +102,8 @@ for traced in base stress; do
     awk -v e="${speedups[0]}" -v f="${speedups[1]}" \
     'BEGIN { d = 100 * (e - f); exit !(e != "" && f != "" && d <= 0.05 && d >= -0.05) }'
 done
+
+run "$MLGO_RA" replay --trace "$work/base.bbtrace" --code "$work/branch" --on-cfg-mismatch fail
+check "a block with a branch more does not match (2)" [ "$code" = 2 ]
+check "and says so" [ "$err" = "mlgo-ra: error: $work/branch: 1 traced function does not match the trace: main (CFG changed: block 1 has 3 segments, the trace has 2)" ]
 finish

@@ -2,7 +2,9 @@
    through to the next block: with all registers, the allocator copies the call's result
    into a callee-saved register right after the call, in that block; with
    -stress-regalloc the copy goes elsewhere and the block ends at the call, one segment
-   fewer. The test of replay across such a moved copy. Argument: the array size. */
+   fewer. The test of replay across such a moved copy. With -DEXTRA_BRANCH the block
+   gets a branch after the copy instead: one segment more, which is a changed CFG.
+   Argument: the array size. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,7 +24,13 @@ __attribute__((noinline)) long work(const long *A, int N) {
 }
 
 int main(int argc, char **argv) {
-  int N = argc > 1 ? atoi(argv[1]) : 1000;
+  int N = 1000;
+  if (argc > 1) {
+    N = atoi(argv[1]);
+#ifdef EXTRA_BRANCH
+    __asm__ volatile("jmp 1f\n1: nop");
+#endif
+  }
   long *A = malloc(N * sizeof *A);
   for (int I = 0; I < N; I++)
     A[I] = I * 7919 % 1013;
