@@ -8,22 +8,25 @@
 namespace mlgo {
 
 llvm::Expected<const DecodedCode *> DecodedCodeCache::get(const CodeImage &Image,
-                                                          uint32_t Segment, bool Padding) {
+                                                          uint32_t Segment, Piece What) {
   PerImage &P = Images[&Image];
   if (!P.Dis) {
     auto Dis = Disassembler::create(llvm::Triple(Image.triple()));
     if (!Dis)
       return Dis.takeError();
     P.Dis = std::move(*Dis);
-    P.Segments.resize(Image.segments().size());
-    P.Paddings.resize(Image.segments().size());
+    for (auto &Slots : P.Pieces)
+      Slots.resize(Image.segments().size());
   }
-  std::unique_ptr<DecodedCode> &Slot = (Padding ? P.Paddings : P.Segments)[Segment];
+  std::unique_ptr<DecodedCode> &Slot = P.Pieces[static_cast<int>(What)][Segment];
   if (Slot)
     return Slot.get();
   const CodeSegment &S = Image.segments()[Segment];
+  bool Padding = What == Piece::Padding;
   uint64_t Address = Padding ? S.Address + S.Size : S.Address;
   llvm::ArrayRef<uint8_t> Bytes = Padding ? Image.paddingAfter(Segment) : Image.code(S);
+  if (What == Piece::SegmentAndNext) // the next segment of the block follows directly
+    Bytes = Image.code(S.Address, S.Size + Image.segments()[Segment + 1].Size);
   auto Code = std::make_unique<DecodedCode>();
   for (uint32_t Offset = 0; Offset < Bytes.size();) {
     llvm::MCInst Inst;

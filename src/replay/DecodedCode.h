@@ -23,12 +23,17 @@ struct DecodedCode {
 
 class DecodedCodeCache {
 public:
-  llvm::Expected<const DecodedCode *> segment(const CodeImage &Image, uint32_t Segment) {
-    return get(Image, Segment, false);
+  /// The instructions of \p Count consecutive segments of one block from \p First:
+  /// 0, 1 or 2 (SegmentSource).
+  llvm::Expected<const DecodedCode *> segments(const CodeImage &Image, uint32_t First,
+                                               uint32_t Count) {
+    if (Count == 0)
+      return &Empty;
+    return get(Image, First, Count == 1 ? Piece::Segment : Piece::SegmentAndNext);
   }
   llvm::Expected<const DecodedCode *> paddingAfter(const CodeImage &Image,
                                                    uint32_t Segment) {
-    return get(Image, Segment, true);
+    return get(Image, Segment, Piece::Padding);
   }
   /// The instructions of \p Chunk of the trace at \p TracePath, one per instruction the
   /// collector counted, decoded for \p Triple (the traced program's).
@@ -36,13 +41,17 @@ public:
                                             llvm::StringRef TracePath);
 
 private:
+  /// What is decoded after a segment's start.
+  enum class Piece { Segment, SegmentAndNext, Padding };
   struct PerImage {
     std::unique_ptr<Disassembler> Dis;
-    std::vector<std::unique_ptr<DecodedCode>> Segments, Paddings;
+    std::vector<std::unique_ptr<DecodedCode>> Pieces[3]; ///< by Piece, by segment
   };
 
   llvm::Expected<const DecodedCode *> get(const CodeImage &Image, uint32_t Segment,
-                                          bool Padding);
+                                          Piece What);
+
+  DecodedCode Empty;
 
   llvm::DenseMap<const CodeImage *, PerImage> Images;
   std::unique_ptr<Disassembler> ChunkDis;

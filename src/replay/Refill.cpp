@@ -39,8 +39,8 @@ public:
       return stageError("trace segment {} of {} has no code", E.Index,
                         Trace.header().Functions[Function].Key);
     auto Decoded = E.What == SegmentEvent::Padding
-                       ? Cache.paddingAfter(*Source.Image, Source.Segment)
-                       : Cache.segment(*Source.Image, Source.Segment);
+                       ? Cache.paddingAfter(*Source.Image, Source.lastSegment())
+                       : Cache.segments(*Source.Image, Source.Segment, Source.Segments);
     if (!Decoded)
       return Decoded.takeError();
     const DecodedCode &D = **Decoded;

@@ -21,6 +21,10 @@ class MemoryBuffer;
 
 namespace mlgo {
 
+/// What ends a segment. A block's segments all end at a call or branch but its last,
+/// which may also end where the block falls through to the next.
+enum class SegmentEnd : uint8_t { Call, Branch, BlockEnd };
+
 struct CodeSegment {
   /// Virtual address in the binary (before any load bias); in objects, an address the
   /// image gives each text section (objects are not linked).
@@ -28,6 +32,7 @@ struct CodeSegment {
   uint32_t Size;    ///< bytes
   uint32_t NumInstructions;
   uint32_t Block;   ///< index into CodeImage::blocks()
+  SegmentEnd End;
 };
 
 struct CodeBlock {

@@ -144,15 +144,18 @@ llvm::Error CodeImageBuilder::addBlock(uint32_t FunctionIndex, uint32_t ID,
     Offset += Inst->Size;
     ++Count;
     if (Inst->EndsSegment || Offset >= Size) {
+      SegmentEnd End = Inst->IsCall        ? SegmentEnd::Call
+                       : Inst->EndsSegment ? SegmentEnd::Branch
+                                           : SegmentEnd::BlockEnd;
       Image.Segments.push_back({SegmentStart,
                                 static_cast<uint32_t>(Address + Offset - SegmentStart),
-                                Count, BlockIndex});
+                                Count, BlockIndex, End});
       SegmentStart = Address + Offset;
       Count = 0;
     }
   }
   if (Size == 0) // an empty block (e.g. an unreachable landing pad) keeps one segment
-    Image.Segments.push_back({Address, 0, 0, BlockIndex});
+    Image.Segments.push_back({Address, 0, 0, BlockIndex, SegmentEnd::BlockEnd});
   Image.Blocks.back().NumSegments = Image.Segments.size() - Image.Blocks.back().FirstSegment;
   return llvm::Error::success();
 }

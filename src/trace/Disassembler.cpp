@@ -52,7 +52,7 @@ std::optional<DecodedInstruction> Disassembler::decode(llvm::ArrayRef<uint8_t> B
     return std::nullopt;
   const llvm::MCInstrDesc &Desc = MII->get(Inst.getOpcode());
   bool Ends = Desc.isCall() || Desc.isBranch() || Desc.isReturn() || Desc.isTerminator();
-  return DecodedInstruction{*Size, Ends};
+  return DecodedInstruction{*Size, Ends, Desc.isCall()};
 }
 
 } // namespace mlgo

@@ -20,6 +20,7 @@ struct DecodedInstruction {
   uint32_t Size;
   /// A call, branch, return or other terminator: a segment ends after it.
   bool EndsSegment;
+  bool IsCall;
 };
 
 class Disassembler {

@@ -2,6 +2,7 @@
 # and checks what a user would see. Set by CTest: MLGO_RA, CLANG, SRC, SCRATCH.
 set -uo pipefail
 failures=0
+mkdir -p "${SCRATCH:-/tmp}"
 work=$(mktemp -d "${SCRATCH:-/tmp}/cli.XXXXXX")
 
 # run CMD...: runs it, keeping its exit code in $code, stdout in $out, stderr in $err.
