@@ -86,4 +86,14 @@ check "resuming with another seed fails (2)" [ "$code" = 2 ]
 check "naming the setting" grep -q "checkpoint.json: was written with seed 7, not 8" <<<"$err"
 run train "$work/d" --init default
 check "training LLVM's own heuristic fails (2)" [ "$code" = 2 ]
+
+# Trace shards: every evaluation replays the same windows of the trace.
+run train "$work/s" --iterations 1 --sample 64/1024
+check "a run on a trace shard succeeds" [ "$code" = 0 ]
+check "its checkpoint names the shard" grep -q '"sample": *"64/1024"' "$work/s/checkpoint.json"
+run train "$work/s" --resume --iterations 2
+check "resuming it without the shard fails (2)" [ "$code" = 2 ]
+run train "$work/f" --sample 1024/64
+check "a window longer than its period is refused (2)" [ "$code" = 2 ]
+check "naming the option" grep -q "^mlgo-ra: error: --sample: '1024/64' is not LENGTH/EVERY" <<<"$err"
 finish

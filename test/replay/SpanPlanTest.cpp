@@ -36,24 +36,39 @@ struct Events {
   }
 };
 
+/// What a SpanPlanner needs, for skylake.
+struct Planning {
+  std::unique_ptr<McaTarget> Target;
+  std::unique_ptr<SameTiming> Same;
+  std::unique_ptr<RegisterAccessReader> Registers;
+
+  Planning() {
+    initializeTargets();
+    Target = requireOk(McaTarget::create("x86_64-unknown-linux-gnu", "skylake"));
+    Same = std::make_unique<SameTiming>(Target->instrInfo(),
+                                        Target->registerInfo().getProgramCounter());
+    Registers = std::make_unique<RegisterAccessReader>(
+        Target->registerInfo(), Target->instrInfo(), Target->instrAnalysis());
+  }
+  SpanPlanner planner(const SpanSettings &Settings) {
+    return SpanPlanner(Settings, *Same, *Registers,
+                       Target->registerInfo().getProgramCounter());
+  }
+};
+
 } // namespace
 
 TEST_CASE("spans cover differing code with its warm-up and settling", "[replay]") {
-  initializeTargets();
-  auto Target = requireOk(McaTarget::create("x86_64-unknown-linux-gnu", "skylake"));
-  SameTiming Same(Target->instrInfo(), Target->registerInfo().getProgramCounter());
-  RegisterAccessReader Registers(Target->registerInfo(), Target->instrInfo(),
-                                 Target->instrAnalysis());
-  llvm::MCRegister Pc = Target->registerInfo().getProgramCounter();
+  Planning P;
   SpanSettings Settings{/*WarmUp=*/16, /*Settle=*/16};
   Events E;
 
   SECTION("the same code everywhere: nothing to simulate") {
-    SpanPlanner Planner(Settings, Same, Registers, Pc);
+    SpanPlanner Planner = P.planner(Settings);
     CHECK(E.plan(Planner, 100, [](uint64_t) { return false; }).empty());
   }
   SECTION("one difference: 4 events of warm-up, it, 4 events to settle") {
-    SpanPlanner Planner(Settings, Same, Registers, Pc);
+    SpanPlanner Planner = P.planner(Settings);
     std::vector<Span> Spans = E.plan(Planner, 100, [](uint64_t N) { return N == 50; });
     REQUIRE(Spans.size() == 1);
     CHECK(Spans[0].WarmUp == 4);
@@ -64,7 +79,7 @@ TEST_CASE("spans cover differing code with its warm-up and settling", "[replay]"
     CHECK(Spans[0].Events[3].first == Spans[0].Events[3].second);
   }
   SECTION("a difference before the last one has settled extends its span") {
-    SpanPlanner Planner(Settings, Same, Registers, Pc);
+    SpanPlanner Planner = P.planner(Settings);
     std::vector<Span> Spans =
         E.plan(Planner, 100, [](uint64_t N) { return N == 20 || N == 23 || N == 60; });
     REQUIRE(Spans.size() == 2);
@@ -74,7 +89,7 @@ TEST_CASE("spans cover differing code with its warm-up and settling", "[replay]"
     CHECK(Spans[1].Ordinals.back() == 64);
   }
   SECTION("one after it has settled starts a span that warms up on the settling") {
-    SpanPlanner Planner(Settings, Same, Registers, Pc);
+    SpanPlanner Planner = P.planner(Settings);
     std::vector<Span> Spans =
         E.plan(Planner, 100, [](uint64_t N) { return N == 20 || N == 25; });
     REQUIRE(Spans.size() == 2);
@@ -83,7 +98,7 @@ TEST_CASE("spans cover differing code with its warm-up and settling", "[replay]"
     CHECK(Spans[1].Ordinals.front() == 21);
   }
   SECTION("a difference at the start has no warm-up; one at the end, no settling") {
-    SpanPlanner Planner(Settings, Same, Registers, Pc);
+    SpanPlanner Planner = P.planner(Settings);
     std::vector<Span> Spans =
         E.plan(Planner, 10, [](uint64_t N) { return N == 0 || N == 9; });
     REQUIRE(Spans.size() == 2);
@@ -93,12 +108,7 @@ TEST_CASE("spans cover differing code with its warm-up and settling", "[replay]"
 }
 
 TEST_CASE("sampled spans count only in their windows", "[replay]") {
-  initializeTargets();
-  auto Target = requireOk(McaTarget::create("x86_64-unknown-linux-gnu", "skylake"));
-  SameTiming Same(Target->instrInfo(), Target->registerInfo().getProgramCounter());
-  RegisterAccessReader Registers(Target->registerInfo(), Target->instrInfo(),
-                                 Target->instrAnalysis());
-  llvm::MCRegister Pc = Target->registerInfo().getProgramCounter();
+  Planning P;
   // Windows of 10 events every 20: events 0-9, 20-29, ...
   SpanSettings Settings{/*WarmUp=*/16, /*Settle=*/16, /*SampleEvery=*/20,
                         /*SampleLength=*/10};
@@ -106,18 +116,18 @@ TEST_CASE("sampled spans count only in their windows", "[replay]") {
   Events E;
 
   SECTION("a difference outside the windows is not simulated") {
-    SpanPlanner Planner(Settings, Same, Registers, Pc);
+    SpanPlanner Planner = P.planner(Settings);
     CHECK(E.plan(Planner, 100, [](uint64_t N) { return N == 15; }).empty());
   }
   SECTION("a span ends with its window") {
-    SpanPlanner Planner(Settings, Same, Registers, Pc);
+    SpanPlanner Planner = P.planner(Settings);
     std::vector<Span> Spans = E.plan(Planner, 100, [](uint64_t N) { return N == 8; });
     REQUIRE(Spans.size() == 1);
     CHECK(Spans[0].Ordinals == std::vector<uint64_t>{4, 5, 6, 7, 8, 9});
     CHECK(Spans[0].WarmUp == 4);
   }
   SECTION("a window that starts before a difference settled starts a span") {
-    SpanPlanner Planner(Settings, Same, Registers, Pc);
+    SpanPlanner Planner = P.planner(Settings);
     std::vector<Span> Spans = E.plan(Planner, 100, [](uint64_t N) { return N == 19; });
     REQUIRE(Spans.size() == 1);
     CHECK(Spans[0].WarmUp == 4);
