@@ -24,13 +24,18 @@ class McaTarget {
 public:
   /// Fails with an InputError for an unknown triple, an unknown CPU, or a CPU without a
   /// scheduling model.
-  static llvm::Expected<std::unique_ptr<McaTarget>> create(llvm::StringRef Triple,
-                                                           llvm::StringRef CPU);
+  /// With \p StackEngine, x86's push, pop, call and ret do not wait for one another's
+  /// stack pointer, as on the hardware (see applyStackEngine).
+  static llvm::Expected<std::unique_ptr<McaTarget>>
+  create(llvm::StringRef Triple, llvm::StringRef CPU, bool StackEngine = false);
   const llvm::Target &target() const { return *T; }
   const llvm::MCSubtargetInfo &subtarget() const { return *STI; }
   const llvm::MCInstrInfo &instrInfo() const { return *MCII; }
   const llvm::MCRegisterInfo &registerInfo() const { return *MRI; }
   const llvm::MCInstrAnalysis *instrAnalysis() const { return MCIA.get(); }
+  /// With the stack engine, x86's stack pointer (push, pop, call and ret use it
+  /// implicitly); else none.
+  llvm::MCRegister stackPointer() const { return StackPointer; }
 
 private:
   const llvm::Target *T = nullptr;
@@ -38,6 +43,7 @@ private:
   std::unique_ptr<llvm::MCSubtargetInfo> STI;
   std::unique_ptr<llvm::MCInstrInfo> MCII;
   std::unique_ptr<llvm::MCInstrAnalysis> MCIA;
+  llvm::MCRegister StackPointer;
 };
 
 /// Turns MCInsts into mca::Instructions for one CPU, computing each opcode's descriptor
@@ -91,6 +97,7 @@ private:
   void attributeToEvent(uint64_t Event, uint64_t Cycles);
 
   std::unique_ptr<Impl> I;
+  llvm::MCRegister StackPointer;
   uint64_t Cycles = 0, Retired = 0, Attributed = 0;
   uint32_t LastRetiredFunction = 0;
   uint64_t LastRetiredEvent = 0;

@@ -63,6 +63,8 @@ struct ReplayOptions {
   std::string RecordedBinary;
   /// Simulate every traced instruction: the reference fast replay is measured against.
   bool Exact = false;
+  /// Model x86's stack engine (McaTarget::create).
+  bool StackEngine = false;
   SpanSettings Spans;
   /// Threads that simulate spans (fast replay); 0: one per core.
   unsigned Jobs = 0;

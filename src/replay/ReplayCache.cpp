@@ -15,7 +15,7 @@ namespace {
 
 constexpr const char *Format = "mlgo-ra.replay.cached";
 /// Bump when what a replay computes changes (MCA settings, attribution, refill).
-constexpr int Version = 1;
+constexpr int Version = 2; // 2: --stack-engine in the key
 constexpr const char *EventsMagic = "MLGOEVC1";
 
 std::string pathOf(llvm::StringRef Dir, llvm::StringRef Key, llvm::StringRef Suffix) {
@@ -82,7 +82,8 @@ llvm::Expected<std::string> replayCacheKey(const ReplayOptions &Opts,
        {llvm::StringRef(Format), llvm::StringRef(std::to_string(Version)),
         (*Trace)->getBuffer(), llvm::StringRef(Code.variant().identity()),
         llvm::StringRef(Opts.CPU), llvm::StringRef(replayTriple(Opts, Code)),
-        llvm::StringRef(unmappedPolicyName(Opts.Unmapped))}) {
+        llvm::StringRef(unmappedPolicyName(Opts.Unmapped)),
+        llvm::StringRef(Opts.StackEngine ? "stack-engine" : "")}) {
     Hash.update(std::to_string(Part.size()));
     Hash.update(Part);
   }

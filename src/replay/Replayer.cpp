@@ -42,7 +42,7 @@ using ModelMaker =
 llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfile &Profile,
                                     const VariantCode &Code, const VariantCode *Reference,
                                     const ModelMaker &Make, Progress &Bar) {
-  auto Target = McaTarget::create(replayTriple(Opts, Code), Opts.CPU);
+  auto Target = McaTarget::create(replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine);
   if (!Target)
     return Target.takeError();
   auto Reader = SegmentTraceReader::open(Profile.Path);
