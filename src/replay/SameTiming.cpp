@@ -40,18 +40,15 @@ CodeMatch SameTiming::compareInstructions(const llvm::MCInst &A,
 }
 
 CodeMatch SameTiming::operator()(llvm::ArrayRef<llvm::MCInst> A,
-                                 llvm::ArrayRef<llvm::MCInst> B) {
+                                 llvm::ArrayRef<llvm::MCInst> B) const {
   if (A.data() == B.data() && A.size() == B.size())
     return CodeMatch::Same;
-  Key K{{A.data(), A.size()}, {B.data(), B.size()}};
-  auto [It, New] = Known.try_emplace(K, CodeMatch::Different);
-  if (New && A.size() == B.size()) {
-    CodeMatch Match = CodeMatch::Same;
-    for (size_t I = 0; I < A.size() && Match != CodeMatch::Different; ++I)
-      Match = std::max(Match, compareInstructions(A[I], B[I]));
-    It->second = Match;
-  }
-  return It->second;
+  if (A.size() != B.size())
+    return CodeMatch::Different;
+  CodeMatch Match = CodeMatch::Same;
+  for (size_t I = 0; I < A.size() && Match != CodeMatch::Different; ++I)
+    Match = std::max(Match, compareInstructions(A[I], B[I]));
+  return Match;
 }
 
 std::vector<std::pair<uint32_t, uint32_t>>

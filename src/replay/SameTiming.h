@@ -8,7 +8,6 @@
 #pragma once
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegister.h"
@@ -27,8 +26,8 @@ public:
   SameTiming(const llvm::MCInstrInfo &InstrInfo, llvm::MCRegister ProgramCounter)
       : InstrInfo(InstrInfo), ProgramCounter(ProgramCounter) {}
 
-  /// How \p A compares with \p B; remembered by address, so both must stay put.
-  CodeMatch operator()(llvm::ArrayRef<llvm::MCInst> A, llvm::ArrayRef<llvm::MCInst> B);
+  /// How \p A compares with \p B.
+  CodeMatch operator()(llvm::ArrayRef<llvm::MCInst> A, llvm::ArrayRef<llvm::MCInst> B) const;
 
   /// The most instructions of \p A and \p B that match in order (same but for register
   /// names), as pairs of indices: where differing code still computes the same values.
@@ -40,8 +39,6 @@ private:
 
   const llvm::MCInstrInfo &InstrInfo;
   llvm::MCRegister ProgramCounter;
-  using Key = std::pair<std::pair<const void *, size_t>, std::pair<const void *, size_t>>;
-  llvm::DenseMap<Key, CodeMatch> Known;
 };
 
 } // namespace mlgo

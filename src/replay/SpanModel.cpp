@@ -14,12 +14,9 @@ namespace mlgo {
 SpanModel::SpanModel(const McaTarget &Target, uint32_t NumFunctions,
                      const SpanSettings &Settings, unsigned Jobs,
                      const PredictedCosts &Reference)
-    : Target(Target), NumFunctions(NumFunctions), Settings(Settings),
-      Same(Target.instrInfo(), Target.registerInfo().getProgramCounter()),
-      Registers(Target.registerInfo(), Target.instrInfo(), Target.instrAnalysis()),
-      Planner(Settings, Same, Registers, Target.registerInfo().getProgramCounter()),
-      Jobs(std::max(1u, Jobs)), Reference(Reference),
-      Cycles(NumFunctions), Instructions(NumFunctions) {}
+    : Target(Target), NumFunctions(NumFunctions), Planner(Settings, Target),
+      Jobs(std::max(1u, Jobs)), Reference(Reference), Cycles(NumFunctions),
+      Instructions(NumFunctions) {}
 
 SpanModel::~SpanModel() = default;
 
@@ -106,7 +103,7 @@ llvm::Expected<PredictedCosts> SpanModel::finish() {
   Costs.FunctionCycles = Reference.FunctionCycles;
   Costs.FunctionInstructions = Reference.FunctionInstructions;
   // Sampled differences stand for those of the windows' whole period.
-  double Weight = Settings.sampleWeight();
+  double Weight = Planner.settings().sampleWeight();
   for (uint32_t F = 0; F < NumFunctions; ++F) {
     int64_t FunctionCycles = std::llround(Cycles[F] * Weight);
     int64_t FunctionInstructions = std::llround(Instructions[F] * Weight);

@@ -47,9 +47,6 @@ private:
 
   const McaTarget &Target;
   uint32_t NumFunctions;
-  SpanSettings Settings;
-  SameTiming Same;
-  RegisterAccessReader Registers;
   SpanPlanner Planner;
   unsigned Jobs;
   const PredictedCosts &Reference;

@@ -4,6 +4,12 @@
 
 namespace mlgo {
 
+SpanPlanner::SpanPlanner(const SpanSettings &Settings, const McaTarget &Target)
+    : Settings(Settings),
+      Same(Target.instrInfo(), Target.registerInfo().getProgramCounter()),
+      Registers(Target.registerInfo(), Target.instrInfo(), Target.instrAnalysis()),
+      ProgramCounter(Registers.family(Target.registerInfo().getProgramCounter())) {}
+
 uint32_t SpanPlanner::intern(uint32_t Function, llvm::ArrayRef<llvm::MCInst> Instructions,
                              llvm::ArrayRef<uint64_t> Addresses) {
   // Empty slices share an address: the function tells them apart.
@@ -17,27 +23,34 @@ uint32_t SpanPlanner::intern(uint32_t Function, llvm::ArrayRef<llvm::MCInst> Ins
   return It->second;
 }
 
-llvm::ArrayRef<std::pair<uint32_t, uint32_t>> SpanPlanner::alignment(uint32_t InVariant,
-                                                                    uint32_t InReference) {
-  auto [It, New] = Alignments.try_emplace({InVariant, InReference});
-  if (New)
-    It->second = Same.align(Codes[InVariant].Instructions, Codes[InReference].Instructions);
+const SpanPlanner::Comparison &SpanPlanner::compare(uint32_t InVariant,
+                                                   uint32_t InReference) {
+  auto [It, New] = Comparisons.try_emplace({InVariant, InReference});
+  if (New) {
+    const auto &Variant = Codes[InVariant].Instructions;
+    const auto &Reference = Codes[InReference].Instructions;
+    It->second.Match = Same(Variant, Reference);
+    if (It->second.Match == CodeMatch::Different)
+      It->second.Alignment = Same.align(Variant, Reference);
+  }
   return It->second;
 }
 
-bool SpanPlanner::follow(ThreadState &T, uint32_t InVariant, uint32_t InReference,
-                         const RefilledCode &Code) {
+bool SpanPlanner::follow(ThreadState &T, uint32_t InVariant, uint32_t InReference) {
   if (!T.Pairing)
     // Values written a settling ago have retired, as a span's end assumes.
     T.Pairing.emplace(Registers.numRegisters(), Settings.Settle, ProgramCounter);
-  switch (Same(Code.Instructions, Code.ReferenceInstructions)) {
+  // The same slice of code on both sides (the same image).
+  if (InVariant == InReference)
+    return T.Pairing->followSame(Accesses[InReference]);
+  const Comparison &C = compare(InVariant, InReference);
+  switch (C.Match) {
   case CodeMatch::Same:
     return T.Pairing->followSame(Accesses[InReference]);
   case CodeMatch::Renamed:
     return T.Pairing->followAlike(Accesses[InVariant], Accesses[InReference]);
   case CodeMatch::Different:
-    T.Pairing->followDifferent(Accesses[InVariant], Accesses[InReference],
-                               alignment(InVariant, InReference));
+    T.Pairing->followDifferent(Accesses[InVariant], Accesses[InReference], C.Alignment);
     return false;
   }
   return false;
@@ -66,7 +79,7 @@ llvm::Error SpanPlanner::onCode(uint32_t ThreadId, const RefilledCode &Code) {
   std::pair<uint32_t, uint32_t> Pair{
       intern(Code.Function, Code.Instructions, Code.Addresses),
       intern(Code.Function, Code.ReferenceInstructions, Code.ReferenceAddresses)};
-  bool Differs = !follow(T, Pair.first, Pair.second, Code);
+  bool Differs = !follow(T, Pair.first, Pair.second);
   uint32_t Instructions = Code.Instructions.size();
   T.Settled = Differs ? 0 : T.Settled + Instructions;
   bool Sampled = !Settings.samples() ||

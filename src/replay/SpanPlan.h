@@ -11,6 +11,7 @@
 /// (RegisterPairing.h).
 #pragma once
 
+#include "McaSimulator.h"
 #include "Refill.h"
 #include "RegisterAccesses.h"
 #include "RegisterPairing.h"
@@ -47,10 +48,9 @@ struct Span {
 
 class SpanPlanner : public RefillSink {
 public:
-  SpanPlanner(const SpanSettings &Settings, SameTiming &Same,
-              const RegisterAccessReader &Registers, llvm::MCRegister ProgramCounter)
-      : Settings(Settings), Same(Same), Registers(Registers),
-        ProgramCounter(Registers.family(ProgramCounter)) {}
+  SpanPlanner(const SpanSettings &Settings, const McaTarget &Target);
+
+  const SpanSettings &settings() const { return Settings; }
 
   llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) override;
   /// Ends every thread's open span.
@@ -79,12 +79,16 @@ private:
     std::optional<RegisterPairing> Pairing;
   };
 
+  /// How a variant code compares with a reference code, computed once per pair.
+  struct Comparison {
+    CodeMatch Match;
+    /// For different codes, SameTiming::align's matching instructions.
+    std::vector<std::pair<uint32_t, uint32_t>> Alignment;
+  };
+
   /// Follows the registers of one event of \p T: whether it times alike on both sides.
-  bool follow(ThreadState &T, uint32_t InVariant, uint32_t InReference,
-              const RefilledCode &Code);
-  /// SameTiming::align of two codes, computed once.
-  llvm::ArrayRef<std::pair<uint32_t, uint32_t>> alignment(uint32_t InVariant,
-                                                          uint32_t InReference);
+  bool follow(ThreadState &T, uint32_t InVariant, uint32_t InReference);
+  const Comparison &compare(uint32_t InVariant, uint32_t InReference);
 
   uint32_t intern(uint32_t Function, llvm::ArrayRef<llvm::MCInst> Instructions,
                   llvm::ArrayRef<uint64_t> Addresses);
@@ -92,13 +96,12 @@ private:
   void close(ThreadState &T);
 
   SpanSettings Settings;
-  SameTiming &Same;
-  const RegisterAccessReader &Registers;
+  SameTiming Same;
+  RegisterAccessReader Registers;
   uint16_t ProgramCounter; ///< its family
   std::vector<SpanCode> Codes;
   std::vector<RegisterAccesses> Accesses; ///< per code
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint32_t>>>
-      Alignments;
+  llvm::DenseMap<std::pair<uint32_t, uint32_t>, Comparison> Comparisons;
   /// Refilled code is a slice of the refill's decoded code, which lives as long as the
   /// refill: its address, length and function name it.
   llvm::DenseMap<std::pair<const llvm::MCInst *, uint64_t>, uint32_t> CodeIds;

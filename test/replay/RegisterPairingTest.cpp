@@ -100,11 +100,7 @@ struct Fixture {
   /// number of \p Reference.
   std::vector<Span> plan(const std::string &Variant, const std::string &Reference,
                          uint64_t Events = 1000) {
-    SameTiming Same(Target->instrInfo(), Target->registerInfo().getProgramCounter());
-    RegisterAccessReader Registers(Target->registerInfo(), Target->instrInfo(),
-                                   Target->instrAnalysis());
-    SpanPlanner Planner(SpanSettings{}, Same, Registers,
-                        Target->registerInfo().getProgramCounter());
+    SpanPlanner Planner(SpanSettings{}, *Target);
     for (uint64_t E = 0; E < Events; ++E)
       requireSuccess(Planner.onCode(0, {0, E, Code.at(Variant), Addresses,
                                         Code.at(Reference), Addresses}));

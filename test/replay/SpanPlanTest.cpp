@@ -36,24 +36,15 @@ struct Events {
   }
 };
 
-/// What a SpanPlanner needs, for skylake.
+/// What a SpanPlanner needs: a target (skylake).
 struct Planning {
   std::unique_ptr<McaTarget> Target;
-  std::unique_ptr<SameTiming> Same;
-  std::unique_ptr<RegisterAccessReader> Registers;
 
   Planning() {
     initializeTargets();
     Target = requireOk(McaTarget::create("x86_64-unknown-linux-gnu", "skylake"));
-    Same = std::make_unique<SameTiming>(Target->instrInfo(),
-                                        Target->registerInfo().getProgramCounter());
-    Registers = std::make_unique<RegisterAccessReader>(
-        Target->registerInfo(), Target->instrInfo(), Target->instrAnalysis());
   }
-  SpanPlanner planner(const SpanSettings &Settings) {
-    return SpanPlanner(Settings, *Same, *Registers,
-                       Target->registerInfo().getProgramCounter());
-  }
+  SpanPlanner planner(const SpanSettings &Settings) { return SpanPlanner(Settings, *Target); }
 };
 
 } // namespace
