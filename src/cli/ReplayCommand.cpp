@@ -45,7 +45,10 @@ std::string describeMode(const ReplayResult &R) {
   return fmt::format("fast ({} of {} instructions simulated, where the code differs from "
                      "the reference's{})",
                      R.Simulated, R.Instructions,
-                     R.Sampling.empty() ? "" : "; sampled " + R.Sampling + " events");
+                     R.Sampling.empty()
+                         ? ""
+                         : fmt::format("; sampled {} events, standard error {:.0f} cycles",
+                                       R.Sampling, R.SamplingError));
 }
 
 std::string describeModeled(const ReplayResult &R) {
@@ -110,11 +113,15 @@ int compare(const ReplayFlags &F) {
     llvm::outs() << fmt::format(
         "replay of {} ({}, {})\n  baseline   {}: {} cycles, IPC {:.3f}\n"
         "  candidate  {}: {} cycles, IPC {:.3f}\n  modeled    {}\n  mode       {}\n"
-        "  predicted speedup {:+.3f}% ({})\n",
+        "  predicted speedup {:+.3f}%{} ({})\n",
         F.Options.Trace, C->Baseline.CPU, C->Baseline.Triple, C->Baseline.Code,
         C->Baseline.Cycles, C->Baseline.ipc(), C->Candidate.Code, C->Candidate.Cycles,
         C->Candidate.ipc(), describeModeled(C->Candidate), describeMode(C->Candidate),
         Percent,
+        C->Candidate.Sampling.empty()
+            ? ""
+            : fmt::format(" ± {:.3f} (one standard error of the trace shard)",
+                          100 * C->speedupError()),
         Percent > 0 ? "candidate faster" : Percent < 0 ? "candidate slower" : "no change");
     printMismatches(C->Candidate, "the candidate");
     llvm::outs() << fmt::format("  {:>14}  {:>14}  {:>12}  function (largest change first)\n",
@@ -251,7 +258,8 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
       "--sample", Flags->Sample,
       "Fast replay of a trace shard: differences from the reference count only in "
       "windows of LENGTH events every EVERY events, weighted EVERY/LENGTH (LENGTH/EVERY, "
-      "e.g. 4096/65536): faster, less exact; for training");
+      "e.g. 4096/65536): faster, less exact, with the estimate's standard error; for "
+      "training");
   Cmd->add_option("-j,--jobs", Flags->Options.Jobs,
                   "Threads simulating the spans where code differs, and compiles run at "
                   "once for --corpus (default: one per core)");

@@ -21,6 +21,8 @@ struct PredictedCosts {
   std::vector<uint64_t> FunctionCycles, FunctionInstructions;
   /// Instructions MCA simulated (warm-ups included).
   uint64_t Simulated = 0;
+  /// Of a replay on a trace shard: the estimated standard error of Cycles.
+  double SamplingError = 0;
   /// Of an exact replay that records them (a reference): per thread, the cycles of
   /// each event (by RefilledCode::Event).
   std::map<uint32_t, std::vector<uint32_t>> EventCycles;

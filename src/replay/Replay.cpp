@@ -10,6 +10,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <thread>
@@ -192,6 +193,14 @@ llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
                           makeResult(Opts, *Profile, CandidateCode, *CandidateRun, true)};
 }
 
+double ReplayComparison::speedupError() const {
+  if (!Baseline.Cycles || !Candidate.Cycles)
+    return 0;
+  // Of a ratio: its relative errors add in quadrature.
+  return (speedup() + 1) * std::hypot(Baseline.SamplingError / Baseline.Cycles,
+                                      Candidate.SamplingError / Candidate.Cycles);
+}
+
 std::vector<FunctionDelta> ReplayComparison::deltas() const {
   std::map<std::string, FunctionDelta> ByName;
   for (const FunctionCost &F : Baseline.Functions)
@@ -234,6 +243,7 @@ Json ReplayResult::toJSON() const {
           {"threads", Threads},
           {"mode", Exact ? "exact" : "fast"},
           {"sampling", Sampling.empty() ? Json(nullptr) : Json(Sampling)},
+          {"sampling_error_cycles", Sampling.empty() ? Json(nullptr) : Json(SamplingError)},
           {"simulated_instructions", Simulated},
           {"functions", Functions},
           {"replayed_with_baseline_code", Mismatched}};
@@ -249,6 +259,7 @@ Json ReplayComparison::toJSON() const {
   return {{"baseline", Baseline.toJSON()},
           {"candidate", Candidate.toJSON()},
           {"speedup", speedup()},
+          {"speedup_error", speedupError()},
           {"functions", Functions}};
 }
 

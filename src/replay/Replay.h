@@ -97,6 +97,8 @@ struct ReplayResult {
   std::string Sampling;
   /// Instructions MCA simulated (warm-ups included).
   uint64_t Simulated = 0;
+  /// With Sampling: the estimated standard error of Cycles.
+  double SamplingError = 0;
   /// Traced functions, most cycles first; with replayed unmapped code also one
   /// pseudo-function per module file name, "[unmapped] libc.so.6".
   std::vector<FunctionCost> Functions;
@@ -131,6 +133,8 @@ struct ReplayComparison {
   double speedup() const {
     return Candidate.Cycles ? double(Baseline.Cycles) / Candidate.Cycles - 1 : 0;
   }
+  /// The standard error of speedup() from the replays' sampling errors.
+  double speedupError() const;
   /// Per traced function, the largest change in cycles first.
   std::vector<FunctionDelta> deltas() const;
   Json toJSON() const;

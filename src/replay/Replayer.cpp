@@ -128,6 +128,7 @@ ReplayResult makeResult(const ReplayOptions &Opts, const TraceProfile &Profile,
   if (!Exact && Opts.Spans.samples())
     R.Sampling = samplingName(Opts.Spans);
   R.Simulated = Run.Costs.Simulated;
+  R.SamplingError = Run.Costs.SamplingError;
   UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);
   for (size_t F = 0; F < Run.Costs.FunctionCycles.size(); ++F) {
     FunctionCost Cost{"", Run.Costs.FunctionInstructions[F], Run.Costs.FunctionCycles[F]};

@@ -79,14 +79,40 @@ llvm::Error SpanModel::simulatePlanned() {
   });
   if (E)
     return E;
+  const SpanSettings &Settings = Planner.settings();
   for (size_t I = 0; I < Spans.size(); ++I) {
-    Simulated += Spans[I].Instructions;
+    const Span &S = Spans[I];
+    Simulated += S.Instructions;
+    int64_t &Window =
+        WindowCycles[{S.Thread, Settings.samples() && S.WarmUp < S.Ordinals.size()
+                                    ? S.Ordinals[S.WarmUp] / Settings.SampleEvery
+                                    : 0}];
     for (const Delta &D : Deltas[I]) {
       Cycles[D.Function] += D.Cycles;
       Instructions[D.Function] += D.Instructions;
+      Window += D.Cycles;
     }
   }
   return llvm::Error::success();
+}
+
+double SpanModel::samplingError() const {
+  const SpanSettings &Settings = Planner.settings();
+  uint64_t N = Planner.windows();
+  if (!Settings.samples() || N < 2)
+    return 0;
+  // The windows are a sample of the trace's periods (all the windows that could have
+  // been, one per EVERY events): the estimate is the sampled windows' sum over the
+  // sampled fraction, whose variance follows from the windows' spread (windows
+  // without spans add 0).
+  double Sum = 0, Squares = 0;
+  for (const auto &[Window, Cycles] : WindowCycles) {
+    Sum += Cycles;
+    Squares += double(Cycles) * Cycles;
+  }
+  double Variance = (Squares - Sum * Sum / N) / (N - 1);
+  double Fraction = double(Settings.SampleLength) / Settings.SampleEvery;
+  return std::sqrt(std::max(0.0, N * (1 - Fraction) * Variance)) / Fraction;
 }
 
 llvm::Expected<PredictedCosts> SpanModel::finish() {
@@ -113,6 +139,7 @@ llvm::Expected<PredictedCosts> SpanModel::finish() {
     Costs.Instructions += FunctionInstructions;
   }
   Costs.Simulated = Simulated;
+  Costs.SamplingError = samplingError();
   return Costs;
 }
 

@@ -9,6 +9,7 @@
 #include "McaSimulator.h"
 #include "SpanPlan.h"
 
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -42,6 +43,8 @@ private:
   };
 
   llvm::Error simulatePlanned();
+  /// One standard error of the sampled differences' sum (0 without sampling).
+  double samplingError() const;
   llvm::Error simulate(const Span &S, McaInstructionBuilder &Builder,
                        std::vector<Delta> &Out) const;
 
@@ -55,6 +58,9 @@ private:
   std::mutex BuildersLock;
   std::vector<int64_t> Cycles, Instructions; ///< per function: variant - reference
   uint64_t Simulated = 0;
+  /// With sampling: per window that has spans (thread, ordinal / EVERY), the cycles
+  /// its spans add; the spread of these gives the estimate's standard error.
+  std::map<std::pair<uint32_t, uint64_t>, int64_t> WindowCycles;
 };
 
 } // namespace mlgo

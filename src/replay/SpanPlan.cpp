@@ -76,6 +76,7 @@ void SpanPlanner::close(ThreadState &T) {
 
 llvm::Error SpanPlanner::onCode(uint32_t ThreadId, const RefilledCode &Code) {
   ThreadState &T = Threads[ThreadId];
+  T.Events = Code.Event + 1;
   std::pair<uint32_t, uint32_t> Pair{
       intern(Code.Function, Code.Instructions, Code.Addresses),
       intern(Code.Function, Code.ReferenceInstructions, Code.ReferenceAddresses)};
@@ -111,6 +112,14 @@ void SpanPlanner::finish() {
   for (auto &[Id, T] : Threads)
     if (T.Open)
       close(T);
+}
+
+uint64_t SpanPlanner::windows() const {
+  uint64_t N = 0;
+  for (const auto &[Id, T] : Threads)
+    if (Settings.samples() && T.Events)
+      N += (T.Events - 1) / Settings.SampleEvery + 1;
+  return N;
 }
 
 std::vector<Span> SpanPlanner::takeSpans() {

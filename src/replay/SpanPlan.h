@@ -60,6 +60,8 @@ public:
   /// Instructions in the spans ended and not yet taken.
   uint64_t pendingInstructions() const { return PendingInstructions; }
   const std::vector<SpanCode> &codes() const { return Codes; }
+  /// With sampling: the windows the trace reached, over all threads.
+  uint64_t windows() const;
 
 private:
   struct ThreadState {
@@ -77,6 +79,7 @@ private:
     /// Instructions of same code since the last difference (none yet: settled).
     uint64_t Settled = UINT32_MAX;
     std::optional<RegisterPairing> Pairing;
+    uint64_t Events = 0; ///< past the last event seen
   };
 
   /// How a variant code compares with a reference code, computed once per pair.

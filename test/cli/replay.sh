@@ -34,6 +34,18 @@ check "its CFG matches: no function falls back" grep -q '"replayed_with_baseline
 first=$(grep -o '"function": "[^"]*"' <<<"${out#*\"speedup\"}" | head -1)
 check "the largest delta is in the hash kernel" [ "$first" = '"function": "wl_hash_kernel"' ]
 stress_cycles=$(grep -o '"cycles": [0-9]*' <<<"${out#*\"candidate\"}" | head -1)
+check "an unsampled replay has no sampling error" [ "$(json_number speedup_error)" = "0.0" ]
+
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --json \
+  --sample 256/2048
+check "a trace shard replays" [ "$code" = 0 ]
+sampled=$(json_number speedup)
+sampled_error=$(json_number speedup_error)
+check "with a standard error" awk -v e="$sampled_error" 'BEGIN { exit !(e > 0) }'
+check "within 4 of which it predicts the whole trace's speedup" awk -v s="$sampled" \
+  -v f="$speedup" -v e="$sampled_error" 'BEGIN { d = s - f; exit !(d * d <= 16 * e * e) }'
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --sample 256/2048
+check "the text says so" grep -q "predicted speedup -[0-9.]*% ± [0-9.]* (one standard error of the trace shard)" <<<"$out"
 
 run "$MLGO_RA" replay --trace "$trace" --baseline "$base" \
   --candidate "$work/stress/CMakeFiles/workload.dir" --json
