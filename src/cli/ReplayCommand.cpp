@@ -17,10 +17,6 @@
 namespace mlgo {
 namespace {
 
-/// Fast replay's warm-up and settling with --stack-engine: 512 erred 0.225 points on a
-/// variant of json, 4096 0.000.
-constexpr uint32_t StackEngineSpan = 4096;
-
 struct ReplayFlags {
   ReplayOptions Options;
   std::string Code, Baseline, Candidate;
@@ -32,7 +28,7 @@ struct ReplayFlags {
     auto It = PolicyOf.find(Code);
     return It == PolicyOf.end() ? Code : "policy " + It->second;
   }
-  std::string Sample; ///< LENGTH/EVERY
+  std::string Sample = "auto"; ///< auto, none or LENGTH/EVERY
   std::optional<double> FailIfSlower;
   size_t Top = 10;
   bool Json = false;
@@ -42,13 +38,18 @@ struct ReplayFlags {
 std::string describeMode(const ReplayResult &R) {
   if (R.Exact)
     return "exact (every instruction simulated)";
+  std::string Shard;
+  if (!R.Sampling.empty())
+    Shard = fmt::format("; sampled {} events{}, standard error {:.0f} cycles", R.Sampling,
+                        R.AutoShardError ? " (long trace)" : "", R.SamplingError);
+  else if (R.AutoShardError)
+    Shard = fmt::format("; the whole trace, as a {}/{} shard's standard error was {:.3f} "
+                        "points of speedup, above {}",
+                        AutoShard::Length, AutoShard::Every, 100 * *R.AutoShardError,
+                        AutoShard::MaxErrorPoints);
   return fmt::format("fast ({} of {} instructions simulated, where the code differs from "
                      "the reference's{})",
-                     R.Simulated, R.Instructions,
-                     R.Sampling.empty()
-                         ? ""
-                         : fmt::format("; sampled {} events, standard error {:.0f} cycles",
-                                       R.Sampling, R.SamplingError));
+                     R.Simulated, R.Instructions, Shard);
 }
 
 std::string describeModeled(const ReplayResult &R) {
@@ -256,10 +257,13 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
                 "--warm-up and --settle then default to 4096)");
   CLI::Option *Sample = Cmd->add_option(
       "--sample", Flags->Sample,
-      "Fast replay of a trace shard: differences from the reference count only in "
-      "windows of LENGTH events every EVERY events, weighted EVERY/LENGTH (LENGTH/EVERY, "
-      "e.g. 4096/65536): faster, less exact, with the estimate's standard error; for "
-      "training");
+      "Fast replay of a trace shard: differences from the reference are simulated only "
+      "in windows of LENGTH events every EVERY events, weighted EVERY/LENGTH "
+      "(LENGTH/EVERY, e.g. 1024/16384), and the estimate's standard error reported. "
+      "'auto': on a trace of at least 64 x 16384 events, the 1024/16384 shard, kept if "
+      "its standard error is at most 0.0125 points of speedup, else the whole trace. "
+      "'none': the whole trace")
+      ->capture_default_str();
   Cmd->add_option("-j,--jobs", Flags->Options.Jobs,
                   "Threads simulating the spans where code differs, and compiles run at "
                   "once for --corpus (default: one per core)");
@@ -276,7 +280,9 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
   });
   Sample->excludes(Cmd->get_option("--exact"));
   return {Cmd, [Flags, Cmd] {
-            if (!Flags->Sample.empty())
+            if (Flags->Sample == "none")
+              Flags->Options.AutoShard = false;
+            else if (Flags->Sample != "auto")
               if (llvm::Error E =
                       parseSampling(Flags->Sample, "--sample", Flags->Options.Spans))
                 return reportError(std::move(E));
@@ -285,7 +291,7 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
             if (Flags->Options.StackEngine && !Cmd->count("--warm-up") &&
                 !Cmd->count("--settle"))
               Flags->Options.Spans.WarmUp = Flags->Options.Spans.Settle =
-                  StackEngineSpan;
+                  SpanSettings::StackEngineSpan;
             if (Flags->Options.CacheDir.empty())
               Flags->Options.CacheDir = defaultCacheDirectory();
             return replay(*Flags);

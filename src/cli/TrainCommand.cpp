@@ -130,7 +130,7 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--sample", Flags->Sample,
                   "Replay a shard of the trace: differences from the traced code count only "
                   "in windows of LENGTH events every EVERY events, weighted EVERY/LENGTH "
-                  "(LENGTH/EVERY, e.g. 4096/65536); the same windows for every evaluation");
+                  "(LENGTH/EVERY, e.g. 1024/16384); the same windows for every evaluation");
   Cmd->add_flag("--resume", O.Resume, "Continue the run in the output directory");
   Cmd->add_flag("--mpi", O.Mpi,
                 "Train on the ranks of an MPI job (mpirun -np N mlgo-ra train --mpi ...): "

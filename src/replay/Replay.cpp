@@ -68,6 +68,57 @@ llvm::Expected<CodeImage> loadRecordedBinary(const TraceProfile &Profile, llvm::
   return Image;
 }
 
+/// A fast replay: what it computed, the options it ran with (a shard or not), and the
+/// standard error of AutoShard's shard if it tried that first.
+struct FastReplay {
+  Replayed Run;
+  ReplayOptions Ran;
+  std::optional<double> ShardError;
+};
+
+/// Fast replay of \p Code against \p Reference; on a long trace, AutoShard's shard first.
+llvm::Expected<FastReplay> replayFast(const ReplayOptions &Opts, const TraceProfile &Profile,
+                                      const VariantCode &Code, const VariantCode &Reference,
+                                      const PredictedCosts &ReferenceCosts, Progress &Bar) {
+  FastReplay Out;
+  Out.Ran = Opts;
+  uint64_t Tried = 0; ///< instructions simulated on a shard not kept
+  uint64_t Windows = 0;
+  for (const auto &[Thread, Events] : Profile.ThreadEvents)
+    Windows += Events / AutoShard::Every;
+  if (Opts.AutoShard && !Opts.Spans.samples() && Windows >= AutoShard::MinWindows) {
+    Out.Ran.Spans.SampleLength = AutoShard::Length;
+    Out.Ran.Spans.SampleEvery = AutoShard::Every;
+    auto Sharded = replayAgainst(Out.Ran, Profile, Code, Reference, ReferenceCosts, Bar);
+    if (!Sharded)
+      return Sharded.takeError();
+    // The speedup is the reference's cycles over these.
+    const PredictedCosts &Costs = Sharded->Costs;
+    double Cycles = std::max<double>(Costs.Cycles, 1);
+    Out.ShardError = ReferenceCosts.Cycles * Costs.SamplingError / (Cycles * Cycles);
+    if (100 * *Out.ShardError <= AutoShard::MaxErrorPoints) {
+      Out.Run = std::move(*Sharded);
+      return Out;
+    }
+    Out.Ran = Opts;
+    Tried = Costs.Simulated;
+  }
+  auto Run = replayAgainst(Opts, Profile, Code, Reference, ReferenceCosts, Bar);
+  if (!Run)
+    return Run.takeError();
+  Out.Run = std::move(*Run);
+  Out.Run.Costs.Simulated += Tried;
+  return Out;
+}
+
+/// The result of a fast replay.
+ReplayResult makeFastResult(const TraceProfile &Profile, const VariantCode &Code,
+                            const FastReplay &Fast) {
+  ReplayResult R = makeResult(Fast.Ran, Profile, Code, Fast.Run, false);
+  R.AutoShardError = Fast.ShardError;
+  return R;
+}
+
 } // namespace
 
 llvm::Error parseSampling(llvm::StringRef Text, llvm::StringRef Option,
@@ -76,7 +127,7 @@ llvm::Error parseSampling(llvm::StringRef Text, llvm::StringRef Option,
   uint64_t L = 0, E = 0;
   if (Length.getAsInteger(10, L) || Every.getAsInteger(10, E) || L == 0 || E < L)
     return inputError(Option, "'{}' is not LENGTH/EVERY: two event counts, 0 < LENGTH <= "
-                              "EVERY (e.g. 4096/65536)",
+                              "EVERY (e.g. 1024/16384)",
                       Text.str());
   Spans.SampleLength = L;
   Spans.SampleEvery = E;
@@ -132,10 +183,10 @@ llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRe
   auto Exact = replayExactly(Opts, *Profile, Reference, Bar, /*RecordEvents=*/true);
   if (!Exact)
     return Exact.takeError();
-  auto R = replayAgainst(Opts, *Profile, Matched, Reference, Exact->Costs, Bar);
+  auto R = replayFast(Opts, *Profile, Matched, Reference, Exact->Costs, Bar);
   if (!R)
     return R.takeError();
-  return makeResult(Opts, *Profile, Matched, *R, false);
+  return makeFastResult(*Profile, Matched, *R);
 }
 
 llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
@@ -169,11 +220,11 @@ llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
     if (!BaselineRun)
       return BaselineRun.takeError();
     auto CandidateRun =
-        replayAgainst(Opts, *Profile, CandidateCode, BaselineCode, BaselineRun->Costs, Bar);
+        replayFast(Opts, *Profile, CandidateCode, BaselineCode, BaselineRun->Costs, Bar);
     if (!CandidateRun)
       return CandidateRun.takeError();
     return ReplayComparison{makeResult(Opts, *Profile, BaselineCode, *BaselineRun, true),
-                            makeResult(Opts, *Profile, CandidateCode, *CandidateRun, false)};
+                            makeFastResult(*Profile, CandidateCode, *CandidateRun)};
   }
   // --exact: the two replays are independent, one per core, and never cached.
   ReplayOptions Exactly = Opts;
@@ -244,6 +295,12 @@ Json ReplayResult::toJSON() const {
           {"mode", Exact ? "exact" : "fast"},
           {"sampling", Sampling.empty() ? Json(nullptr) : Json(Sampling)},
           {"sampling_error_cycles", Sampling.empty() ? Json(nullptr) : Json(SamplingError)},
+          {"auto_shard",
+           AutoShardError ? Json{{"sampling", fmt::format("{}/{}", AutoShard::Length,
+                                                          AutoShard::Every)},
+                                 {"speedup_error", *AutoShardError},
+                                 {"kept", !Sampling.empty()}}
+                          : Json(nullptr)},
           {"simulated_instructions", Simulated},
           {"functions", Functions},
           {"replayed_with_baseline_code", Mismatched}};

@@ -22,11 +22,12 @@ SpanModel::~SpanModel() = default;
 
 llvm::Error SpanModel::simulate(const Span &S, McaInstructionBuilder &Builder,
                                 std::vector<Delta> &Out) const {
-  // The warm-up's cycles go to an extra "function", NumFunctions, and are dropped.
+  // The cycles of the warm-up and of a window's cooling go to an extra "function",
+  // NumFunctions, and are dropped.
   McaSimulator Sim(Target, Builder, NumFunctions + 1);
   for (uint32_t I = 0; I < S.Events.size(); ++I) {
     const SpanCode &Code = Planner.codes()[S.Events[I].first];
-    uint32_t Tag = I < S.WarmUp ? NumFunctions : Code.Function;
+    uint32_t Tag = I < S.WarmUp || I >= S.Counted ? NumFunctions : Code.Function;
     if (llvm::Error E = Sim.add({Tag, S.Ordinals[I], Code.Instructions, Code.Addresses, {}, {}}))
       return E;
   }
@@ -36,7 +37,7 @@ llvm::Error SpanModel::simulate(const Span &S, McaInstructionBuilder &Builder,
   // same events as it ran them in the whole trace.
   auto Recorded = Reference.EventCycles.find(S.Thread);
   std::map<uint32_t, Delta> ByFunction;
-  for (uint32_t I = S.WarmUp; I < S.Events.size(); ++I) {
+  for (uint32_t I = S.WarmUp; I < S.Counted; ++I) {
     uint32_t F = Planner.codes()[S.Events[I].first].Function;
     ByFunction.try_emplace(F, Delta{F, int64_t(Sim.cyclesByFunction()[F]),
                                     int64_t(Sim.instructionsByFunction()[F])});
@@ -98,21 +99,33 @@ llvm::Error SpanModel::simulatePlanned() {
 
 double SpanModel::samplingError() const {
   const SpanSettings &Settings = Planner.settings();
-  uint64_t N = Planner.windows();
-  if (!Settings.samples() || N < 2)
+  if (!Settings.samples())
     return 0;
-  // The windows are a sample of the trace's periods (all the windows that could have
-  // been, one per EVERY events): the estimate is the sampled windows' sum over the
-  // sampled fraction, whose variance follows from the windows' spread (windows
-  // without spans add 0).
-  double Sum = 0, Squares = 0;
-  for (const auto &[Window, Cycles] : WindowCycles) {
-    Sum += Cycles;
-    Squares += double(Cycles) * Cycles;
+  // The windows are a systematic sample of the trace's periods (one window per EVERY
+  // events), and the estimate is their sum over the sampled fraction. Its variance is
+  // estimated from the differences between successive windows (windows without spans
+  // add 0), which, unlike the windows' spread about their mean, leaves out the phases
+  // of a program that a systematic sample covers evenly.
+  double Differences = 0;
+  uint64_t Windows = 0, Pairs = 0;
+  for (const auto &[Thread, Count] : Planner.windows()) {
+    double Previous = 0;
+    for (uint64_t W = 0; W < Count; ++W) {
+      auto It = WindowCycles.find({Thread, W});
+      double Cycles = It == WindowCycles.end() ? 0 : It->second;
+      if (W > 0) {
+        Differences += (Cycles - Previous) * (Cycles - Previous);
+        ++Pairs;
+      }
+      Previous = Cycles;
+    }
+    Windows += Count;
   }
-  double Variance = (Squares - Sum * Sum / N) / (N - 1);
+  if (!Pairs)
+    return 0;
   double Fraction = double(Settings.SampleLength) / Settings.SampleEvery;
-  return std::sqrt(std::max(0.0, N * (1 - Fraction) * Variance)) / Fraction;
+  double Variance = Differences / (2 * Pairs);
+  return std::sqrt(Windows * (1 - Fraction) * Variance) / Fraction;
 }
 
 llvm::Expected<PredictedCosts> SpanModel::finish() {

@@ -69,6 +69,9 @@ void SpanPlanner::open(uint32_t ThreadId, ThreadState &T) {
 }
 
 void SpanPlanner::close(ThreadState &T) {
+  if (!T.Cooling)
+    T.Current.Counted = T.Current.Events.size();
+  T.Cooling = false;
   PendingInstructions += T.Current.Instructions;
   Done.push_back(std::move(T.Current));
   T.Open = false;
@@ -85,8 +88,14 @@ llvm::Error SpanPlanner::onCode(uint32_t ThreadId, const RefilledCode &Code) {
   T.Settled = Differs ? 0 : T.Settled + Instructions;
   bool Sampled = !Settings.samples() ||
                  Code.Event % Settings.SampleEvery < Settings.SampleLength;
-  if (T.Open && !Sampled)
-    close(T); // the window ends
+  if (T.Open && !T.Cooling && !Sampled) {
+    // The window ends: the variant runs on for a settling, uncounted.
+    T.Cooling = true;
+    T.Cooled = 0;
+    T.Current.Counted = T.Current.Events.size();
+  }
+  if (T.Open && T.Cooling && Sampled)
+    close(T); // the next window begins
   // A span opens at a difference, or where a window starts before the last one settled.
   if (Sampled && !T.Open && (Differs || T.Settled < Settings.Settle))
     open(ThreadId, T);
@@ -94,7 +103,8 @@ llvm::Error SpanPlanner::onCode(uint32_t ThreadId, const RefilledCode &Code) {
     T.Current.Events.push_back(Pair);
     T.Current.Ordinals.push_back(Code.Event);
     T.Current.Instructions += Instructions;
-    if (T.Settled >= Settings.Settle)
+    T.Cooled += T.Cooling ? Instructions : 0;
+    if (T.Cooling ? T.Cooled >= Settings.Settle : T.Settled >= Settings.Settle)
       close(T);
   }
   // The latest events warm up the next span (each side runs its own code in them).
@@ -114,12 +124,12 @@ void SpanPlanner::finish() {
       close(T);
 }
 
-uint64_t SpanPlanner::windows() const {
-  uint64_t N = 0;
+std::map<uint32_t, uint64_t> SpanPlanner::windows() const {
+  std::map<uint32_t, uint64_t> Windows;
   for (const auto &[Id, T] : Threads)
     if (Settings.samples() && T.Events)
-      N += (T.Events - 1) / Settings.SampleEvery + 1;
-  return N;
+      Windows[Id] = (T.Events - 1) / Settings.SampleEvery + 1;
+  return Windows;
 }
 
 std::vector<Span> SpanPlanner::takeSpans() {

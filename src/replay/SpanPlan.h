@@ -43,6 +43,10 @@ struct Span {
   std::vector<uint64_t> Ordinals;
   /// The first WarmUp events only fill the pipeline: their cycles are not counted.
   uint32_t WarmUp = 0;
+  /// Events from Counted on (a sampled window's end) are not counted either: they keep
+  /// the pipeline busy so that the window's last events retire as in the whole trace,
+  /// not in a drained pipeline (which made every window look a few cycles faster).
+  uint32_t Counted = 0;
   uint64_t Instructions = 0; ///< of the variant, warm-up included
 };
 
@@ -60,8 +64,8 @@ public:
   /// Instructions in the spans ended and not yet taken.
   uint64_t pendingInstructions() const { return PendingInstructions; }
   const std::vector<SpanCode> &codes() const { return Codes; }
-  /// With sampling: the windows the trace reached, over all threads.
-  uint64_t windows() const;
+  /// With sampling: per thread, the windows its events reached.
+  std::map<uint32_t, uint64_t> windows() const;
 
 private:
   struct ThreadState {
@@ -75,6 +79,9 @@ private:
     std::deque<Past> History;
     uint64_t HistoryInstructions = 0;
     bool Open = false;
+    /// The open span's window has ended; instructions run since.
+    bool Cooling = false;
+    uint64_t Cooled = 0;
     Span Current;
     /// Instructions of same code since the last difference (none yet: settled).
     uint64_t Settled = UINT32_MAX;

@@ -16,7 +16,8 @@ llvm::Expected<TraceProfile> profileTrace(llvm::StringRef Path) {
   P.Segments = (*Reader)->segments();
   P.FunctionInstructions.assign(P.Header.Functions.size(), 0);
   P.Executed.assign(P.Header.Functions.size(), false);
-  llvm::Error Err = forEachEvent(**Reader, [&](uint32_t, const SegmentEvent &E) {
+  llvm::Error Err = forEachEvent(**Reader, [&](uint32_t ThreadId, const SegmentEvent &E) {
+    ++P.ThreadEvents[ThreadId];
     if (E.What == SegmentEvent::Unmapped || E.What == SegmentEvent::UnmappedCode) {
       P.UnmappedInstructions += E.Count;
       P.UnmappedCodeInstructions += E.What == SegmentEvent::UnmappedCode ? E.Count : 0;

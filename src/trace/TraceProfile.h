@@ -6,6 +6,7 @@
 #include "SegmentTrace.h"
 
 #include "llvm/Support/Error.h"
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ struct TraceProfile {
   /// Per function of Header: whether any of its code ran.
   std::vector<bool> Executed;
   uint64_t Instructions = 0;         ///< all traced instructions
+  /// Per thread: its events (the ordinals RefilledCode::Event runs through).
+  std::map<uint32_t, uint64_t> ThreadEvents;
   uint64_t UnmappedInstructions = 0; ///< outside mapped code
   /// Whether unmapped code is kept as code chunks (a version 2 trace), and how many of
   /// the unmapped instructions are in them.

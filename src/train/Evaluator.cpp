@@ -94,6 +94,8 @@ llvm::Expected<uint64_t> Evaluator::replayVariant(const VariantResult &Variant,
   Replaying.Trace = Opts.Trace;
   Replaying.CPU = Opts.CPU;
   Replaying.Spans = Opts.Spans;
+  // Every reward on the same footing: train's shard (--sample) or the whole trace.
+  Replaying.AutoShard = false;
   // Traced functions without bitcode (libraries, assembly) run the baseline's code, the
   // same in every variant.
   Replaying.OnCfgMismatch = CfgMismatchPolicy::UseBaseline;

@@ -110,12 +110,26 @@ TEST_CASE("sampled spans count only in their windows", "[replay]") {
     SpanPlanner Planner = P.planner(Settings);
     CHECK(E.plan(Planner, 100, [](uint64_t N) { return N == 15; }).empty());
   }
-  SECTION("a span ends with its window") {
+  SECTION("a span counts until its window ends, then runs on a settling uncounted") {
     SpanPlanner Planner = P.planner(Settings);
     std::vector<Span> Spans = E.plan(Planner, 100, [](uint64_t N) { return N == 8; });
     REQUIRE(Spans.size() == 1);
-    CHECK(Spans[0].Ordinals == std::vector<uint64_t>{4, 5, 6, 7, 8, 9});
+    CHECK(Spans[0].Ordinals == std::vector<uint64_t>{4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
     CHECK(Spans[0].WarmUp == 4);
+    CHECK(Spans[0].Counted == 6); // events 8 and 9
+    CHECK(Spans[0].Instructions == 40);
+  }
+  SECTION("a settled span counts to its end") {
+    SpanPlanner Planner = P.planner(Settings);
+    std::vector<Span> Spans = E.plan(Planner, 100, [](uint64_t N) { return N == 2; });
+    REQUIRE(Spans.size() == 1);
+    CHECK(Spans[0].Ordinals == std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6});
+    CHECK(Spans[0].Counted == 7);
+  }
+  SECTION("the windows the trace reached, per thread") {
+    SpanPlanner Planner = P.planner(Settings);
+    E.plan(Planner, 41, [](uint64_t) { return false; });
+    CHECK(Planner.windows() == std::map<uint32_t, uint64_t>{{0, 3}});
   }
   SECTION("a window that starts before a difference settled starts a span") {
     SpanPlanner Planner = P.planner(Settings);
