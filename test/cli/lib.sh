@@ -32,3 +32,18 @@ finish() {
   [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
   [ "$failures" = 0 ]
 }
+
+# workload_pair SCALE: the bundled workload built as is ($base) and with more spill code
+# in its hash kernel (-stress-regalloc=4 on hash.c, $stress), and $base traced at SCALE
+# ($trace); exits the test if any of it fails.
+workload_pair() {
+  "$SRC/examples/build-workload.sh" "$work/base" >/dev/null &&
+    "$SRC/examples/build-workload.sh" "$work/stress" -DWORKLOAD_VARIANT_SOURCE=hash.c \
+      "-DWORKLOAD_VARIANT_FLAGS=-mllvm;-stress-regalloc=4" >/dev/null ||
+    { echo "FAILED: build"; exit 1; }
+  base=$work/base/workload
+  stress=$work/stress/workload
+  trace=$work/w.bbtrace
+  "$MLGO_RA" trace record --binary "$base" -o "$trace" -- "$base" "$1" >/dev/null 2>&1 ||
+    { echo "FAILED: trace record"; exit 1; }
+}

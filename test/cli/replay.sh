@@ -4,14 +4,7 @@
 # binary and as objects; CI's regression check; and bad inputs.
 source "$(dirname "$0")/lib.sh"
 
-"$SRC/examples/build-workload.sh" "$work/base" >/dev/null || { echo "FAILED: build"; exit 1; }
-"$SRC/examples/build-workload.sh" "$work/stress" -DWORKLOAD_VARIANT_SOURCE=hash.c \
-  "-DWORKLOAD_VARIANT_FLAGS=-mllvm;-stress-regalloc=4" >/dev/null || { echo "FAILED: build"; exit 1; }
-base=$work/base/workload
-stress=$work/stress/workload
-trace=$work/w.bbtrace
-"$MLGO_RA" trace record --binary "$base" -o "$trace" -- "$base" 0.02 >/dev/null 2>&1 ||
-  { echo "FAILED: trace record"; exit 1; }
+workload_pair 0.02
 
 json_number() { # json_number KEY: the first number after "KEY": in $out
   grep -o "\"$1\": -\?[0-9.e+-]*" <<<"$out" | head -1 | sed 's/.*: //'

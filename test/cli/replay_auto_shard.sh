@@ -9,14 +9,7 @@
 # replayed whole without trying (replay.sh, replay_fast.sh).
 source "$(dirname "$0")/lib.sh"
 
-"$SRC/examples/build-workload.sh" "$work/base" >/dev/null || { echo "FAILED: build"; exit 1; }
-"$SRC/examples/build-workload.sh" "$work/stress" -DWORKLOAD_VARIANT_SOURCE=hash.c \
-  "-DWORKLOAD_VARIANT_FLAGS=-mllvm;-stress-regalloc=4" >/dev/null || { echo "FAILED: build"; exit 1; }
-base=$work/base/workload
-stress=$work/stress/workload
-trace=$work/w.bbtrace
-"$MLGO_RA" trace record --binary "$base" -o "$trace" -- "$base" 0.2 >/dev/null 2>&1 ||
-  { echo "FAILED: trace record"; exit 1; }
+workload_pair 0.2
 events=$("$MLGO_RA" trace show "$trace" | grep -o 'events [0-9]*' | cut -d' ' -f2)
 check "the trace has at least 64 windows of 16384 events" [ "$events" -ge $((64 * 16384)) ]
 
