@@ -41,7 +41,7 @@ struct SpanSettings {
   /// pipeline then runs further ahead, and 512 erred 0.225 points on a variant of json,
   /// 4096 0.000.
   static constexpr uint32_t StackEngineSpan = 4096;
-  /// Sampling (a trace shard, for training): when SampleEvery is not 0, differences
+  /// Sampling (a trace shard): when SampleEvery is not 0, differences
   /// count only in the events whose ordinal modulo SampleEvery is below SampleLength,
   /// weighted SampleEvery / SampleLength. Ordinals name the same events in every
   /// variant, so all variants are compared on the same windows.

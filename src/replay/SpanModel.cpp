@@ -84,15 +84,15 @@ llvm::Error SpanModel::simulatePlanned() {
   for (size_t I = 0; I < Spans.size(); ++I) {
     const Span &S = Spans[I];
     Simulated += S.Instructions;
-    int64_t &Window =
-        WindowCycles[{S.Thread, Settings.samples() && S.WarmUp < S.Ordinals.size()
-                                    ? S.Ordinals[S.WarmUp] / Settings.SampleEvery
-                                    : 0}];
+    int64_t Added = 0;
     for (const Delta &D : Deltas[I]) {
       Cycles[D.Function] += D.Cycles;
       Instructions[D.Function] += D.Instructions;
-      Window += D.Cycles;
+      Added += D.Cycles;
     }
+    // A span counts events of one window only: the one its first counted event is in.
+    if (Settings.samples() && S.WarmUp < S.Ordinals.size())
+      WindowCycles[{S.Thread, S.Ordinals[S.WarmUp] / Settings.SampleEvery}] += Added;
   }
   return llvm::Error::success();
 }
