@@ -56,7 +56,7 @@ struct SpanSettings {
 /// The shard that fast replay tries first on a long trace (ReplayOptions::AutoShard), and
 /// the standard error of the speedup under which it keeps it. Four standard errors
 /// stay within issue 6's bound of 0.05 points; over 26 variants on 50 M-instruction
-/// traces, the shards kept erred at most 0.017 points, and the replays 14-29x faster
+/// traces, the 6 shards kept erred at most 0.017 points, their replays 10-82x faster
 /// than --exact (docs/fast-replay-status.md).
 struct AutoShard {
   static constexpr uint64_t Length = 1024, Every = 16384;
