@@ -17,7 +17,7 @@ namespace {
 struct TrainFlags {
   TrainOptions Options;
   std::string Report;
-  std::string Sample; ///< LENGTH/EVERY
+  std::string Sample = "auto"; ///< auto, none or LENGTH/EVERY
   bool Json = false;
 };
 
@@ -41,7 +41,9 @@ int train(TrainFlags &F) {
                              {&F.Options.Output, "--output"}})
     if (Value->empty())
       return reportError(inputError(Name, "is required (unless --report)"));
-  if (!F.Sample.empty())
+  if (F.Sample == "none")
+    F.Options.AutoShard = false;
+  else if (F.Sample != "auto")
     if (llvm::Error E = parseSampling(F.Sample, "--sample", F.Options.Spans))
       return reportError(std::move(E));
   installInterruptHandler();
@@ -130,7 +132,10 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--sample", Flags->Sample,
                   "Replay a shard of the trace: differences from the traced code count only "
                   "in windows of LENGTH events every EVERY events, weighted EVERY/LENGTH "
-                  "(LENGTH/EVERY, e.g. 1024/16384); the same windows for every evaluation");
+                  "(LENGTH/EVERY, e.g. 1024/16384); the same windows for every evaluation. "
+                  "'auto': 1024/16384 on a trace of at least 64 x 16384 events, else the "
+                  "whole trace. 'none': the whole trace")
+      ->capture_default_str();
   Cmd->add_flag("--resume", O.Resume, "Continue the run in the output directory");
   Cmd->add_flag("--mpi", O.Mpi,
                 "Train on the ranks of an MPI job (mpirun -np N mlgo-ra train --mpi ...): "

@@ -83,10 +83,7 @@ llvm::Expected<FastReplay> replayFast(const ReplayOptions &Opts, const TraceProf
   FastReplay Out;
   Out.Ran = Opts;
   uint64_t Tried = 0; ///< instructions simulated on a shard not kept
-  uint64_t Windows = 0;
-  for (const auto &[Thread, Events] : Profile.ThreadEvents)
-    Windows += Events / AutoShard::Every;
-  if (Opts.AutoShard && !Opts.Spans.samples() && Windows >= AutoShard::MinWindows) {
+  if (Opts.AutoShard && !Opts.Spans.samples() && AutoShard::fits(Profile.ThreadEvents)) {
     Out.Ran.Spans.SampleLength = AutoShard::Length;
     Out.Ran.Spans.SampleEvery = AutoShard::Every;
     auto Sharded = replayAgainst(Out.Ran, Profile, Code, Reference, ReferenceCosts, Bar);
@@ -120,6 +117,13 @@ ReplayResult makeFastResult(const TraceProfile &Profile, const VariantCode &Code
 }
 
 } // namespace
+
+bool AutoShard::fits(const std::map<uint32_t, uint64_t> &ThreadEvents) {
+  uint64_t Windows = 0;
+  for (const auto &[Thread, Events] : ThreadEvents)
+    Windows += Events / Every;
+  return Windows >= MinWindows;
+}
 
 llvm::Error parseSampling(llvm::StringRef Text, llvm::StringRef Option,
                           SpanSettings &Spans) {

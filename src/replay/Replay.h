@@ -7,6 +7,7 @@
 #include "support/Json.h"
 
 #include "llvm/Support/Error.h"
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,9 @@ struct AutoShard {
   /// Fewer windows than this give too rough a standard error: the whole trace.
   static constexpr uint64_t MinWindows = 64;
   static constexpr double MaxErrorPoints = 0.0125;
+  /// Whether a trace with these events per thread (TraceProfile::ThreadEvents) is
+  /// long enough to try it.
+  static bool fits(const std::map<uint32_t, uint64_t> &ThreadEvents);
 };
 
 /// Reads --sample's LENGTH/EVERY (events) into \p Spans; an InputError names \p Option.

@@ -12,6 +12,7 @@
 #include "support/Error.h"
 #include "support/OutputFile.h"
 #include "support/ParallelWork.h"
+#include "trace/TraceProfile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -389,9 +390,19 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts) {
 
 } // namespace
 
-llvm::Expected<TrainResult> runTrain(const TrainOptions &Opts) {
-  if (Opts.Perturbations == 0)
+llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
+  if (Given.Perturbations == 0)
     return inputError("--perturbations", "must be at least 1");
+  TrainOptions Opts = Given;
+  if (Opts.AutoShard && !Opts.Spans.samples()) {
+    auto Profile = profileTrace(Opts.Trace);
+    if (!Profile)
+      return Profile.takeError();
+    if (AutoShard::fits(Profile->ThreadEvents)) {
+      Opts.Spans.SampleLength = AutoShard::Length;
+      Opts.Spans.SampleEvery = AutoShard::Every;
+    }
+  }
   std::unique_ptr<Team> T;
   if (Opts.Mpi) {
     auto Joined = mpiTeam();

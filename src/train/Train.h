@@ -32,6 +32,10 @@ struct TrainOptions {
   std::string CPU = "skylake";
   /// Fast replay's spans; sampling there makes each evaluation replay a trace shard.
   SpanSettings Spans;
+  /// Without a shard in Spans: on a long trace (AutoShard::fits), every evaluation
+  /// replays AutoShard's shard, kept whatever its error (perturbations of initial err
+  /// at most 0.017 points on it, docs/fast-replay-status.md), else the whole trace.
+  bool AutoShard = true;
   std::string Clang = "clang-22";
   double CompileTimeoutSeconds = 600;
   bool Resume = false;

@@ -1,7 +1,9 @@
 # The tiny program of the training tests: a register-hungry kernel in its own module,
 # built with the flags mlgo-ra needs, its corpus, a trace of one run and the subset.
-# build_tiny_program: fills $work with app, corpus/, app.bbtrace and subset/.
+# build_tiny_program [ROUNDS]: fills $work with app, corpus/, app.bbtrace and subset/; the
+# program runs its kernel ROUNDS times (default 4: about 7,300 events).
 build_tiny_program() {
+  local rounds=${1:-4}
   cat >"$work/kernels.c" <<'C'
 __attribute__((noinline)) int g(int x) { return x * 3 + 1; }
 int mix(int *a, int n) {
@@ -14,12 +16,12 @@ int mix(int *a, int n) {
   return s + t + u + v + w + x + y + z;
 }
 C
-  cat >"$work/main.c" <<'C'
+  cat >"$work/main.c" <<C
 int mix(int *a, int n);
 int main(void) {
   static int a[256];
   int s = 0;
-  for (int r = 0; r < 4; ++r) s += mix(a, 256);
+  for (int r = 0; r < $rounds; ++r) s += mix(a, 256);
   return s == 42;
 }
 C

@@ -25,6 +25,7 @@ check "a run of 3 steps succeeds" [ "$code" = 0 ]
 check "it logs one record per step" [ "$(wc -l <"$work/a/log.jsonl")" = 3 ]
 check "with the unperturbed policy's predicted speedup" \
   grep -q '"step":2,"unperturbed_speedup":-\?[0-9]' "$work/a/log.jsonl"
+check "on the whole trace, too short for a shard" grep -q '"sample": *"none"' "$work/a/checkpoint.json"
 check "it writes the checkpoint and both policies" \
   [ -s "$work/a/checkpoint.json" -a -s "$work/a/policy.json" -a -s "$work/a/best.json" ]
 check "the trained policy compiles" \
@@ -93,6 +94,15 @@ check "a run on a trace shard succeeds" [ "$code" = 0 ]
 check "its checkpoint names the shard" grep -q '"sample": *"64/1024"' "$work/s/checkpoint.json"
 run train "$work/s" --resume --iterations 2
 check "resuming it without the shard fails (2)" [ "$code" = 2 ]
+# On a trace of at least 64 windows of 16384 events (600 rounds: about 1.1 M events),
+# every evaluation replays the 1024/16384 shard unless told otherwise.
+mkdir "$work/long"
+(work=$work/long && build_tiny_program 600) || { echo "FAILED: the long program"; exit 1; }
+run "$MLGO_RA" train --corpus "$work/long/subset" --trace "$work/long/app.bbtrace" \
+  --baseline "$work/long/app" -o "$work/l" --iterations 1 --perturbations 1 --sigma 0.5 \
+  --seed 7 -j 2
+check "training on a long trace succeeds" [ "$code" = 0 ]
+check "on the 1024/16384 shard by default" grep -q '"sample": *"1024/16384"' "$work/l/checkpoint.json"
 run train "$work/f" --sample 1024/64
 check "a window longer than its period is refused (2)" [ "$code" = 2 ]
 check "naming the option" grep -q "^mlgo-ra: error: --sample: '1024/64' is not LENGTH/EVERY" <<<"$err"
