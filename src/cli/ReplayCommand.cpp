@@ -43,9 +43,9 @@ std::string describeMode(const ReplayResult &R) {
     Shard = fmt::format("; sampled {} events{}, standard error {:.0f} cycles", R.Sampling,
                         R.AutoShardError ? " (long trace)" : "", R.SamplingError);
   else if (R.AutoShardError)
-    Shard = fmt::format("; the whole trace, as a {}/{} shard's standard error was {:.3f} "
+    Shard = fmt::format("; the whole trace, as a {} shard's standard error was {:.3f} "
                         "points of speedup, above {}",
-                        AutoShard::Length, AutoShard::Every, 100 * *R.AutoShardError,
+                        AutoShard::name(), 100 * *R.AutoShardError,
                         AutoShard::MaxErrorPoints);
   return fmt::format("fast ({} of {} instructions simulated, where the code differs from "
                      "the reference's{})",
@@ -280,12 +280,10 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
   });
   Sample->excludes(Cmd->get_option("--exact"));
   return {Cmd, [Flags, Cmd] {
-            if (Flags->Sample == "none")
-              Flags->Options.AutoShard = false;
-            else if (Flags->Sample != "auto")
-              if (llvm::Error E =
-                      parseSampling(Flags->Sample, "--sample", Flags->Options.Spans))
-                return reportError(std::move(E));
+            if (llvm::Error E = parseSampleOption(Flags->Sample, "--sample",
+                                                  Flags->Options.Spans,
+                                                  Flags->Options.AutoShard))
+              return reportError(std::move(E));
             // The stack engine lets the pipeline run further ahead: spans must be
             // longer to converge (docs/fast-replay-status.md).
             if (Flags->Options.StackEngine && !Cmd->count("--warm-up") &&

@@ -41,11 +41,9 @@ int train(TrainFlags &F) {
                              {&F.Options.Output, "--output"}})
     if (Value->empty())
       return reportError(inputError(Name, "is required (unless --report)"));
-  if (F.Sample == "none")
-    F.Options.AutoShard = false;
-  else if (F.Sample != "auto")
-    if (llvm::Error E = parseSampling(F.Sample, "--sample", F.Options.Spans))
-      return reportError(std::move(E));
+  if (llvm::Error E =
+          parseSampleOption(F.Sample, "--sample", F.Options.Spans, F.Options.AutoShard))
+    return reportError(std::move(E));
   installInterruptHandler();
   double Elapsed = 0;
   unsigned Done = 0;

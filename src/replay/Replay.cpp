@@ -84,8 +84,7 @@ llvm::Expected<FastReplay> replayFast(const ReplayOptions &Opts, const TraceProf
   Out.Ran = Opts;
   uint64_t Tried = 0; ///< instructions simulated on a shard not kept
   if (Opts.AutoShard && !Opts.Spans.samples() && AutoShard::fits(Profile.ThreadEvents)) {
-    Out.Ran.Spans.SampleLength = AutoShard::Length;
-    Out.Ran.Spans.SampleEvery = AutoShard::Every;
+    AutoShard::sampleIn(Out.Ran.Spans);
     auto Sharded = replayAgainst(Out.Ran, Profile, Code, Reference, ReferenceCosts, Bar);
     if (!Sharded)
       return Sharded.takeError();
@@ -136,6 +135,21 @@ llvm::Error parseSampling(llvm::StringRef Text, llvm::StringRef Option,
   Spans.SampleLength = L;
   Spans.SampleEvery = E;
   return llvm::Error::success();
+}
+
+llvm::Error parseSampleOption(llvm::StringRef Text, llvm::StringRef Option,
+                              SpanSettings &Spans, bool &AutoShard) {
+  if (Text == "none")
+    AutoShard = false;
+  else if (Text != "auto")
+    return parseSampling(Text, Option, Spans);
+  return llvm::Error::success();
+}
+
+std::string AutoShard::name() {
+  SpanSettings Spans;
+  sampleIn(Spans);
+  return samplingName(Spans);
 }
 
 std::string samplingName(const SpanSettings &Spans) {
@@ -300,8 +314,7 @@ Json ReplayResult::toJSON() const {
           {"sampling", Sampling.empty() ? Json(nullptr) : Json(Sampling)},
           {"sampling_error_cycles", Sampling.empty() ? Json(nullptr) : Json(SamplingError)},
           {"auto_shard",
-           AutoShardError ? Json{{"sampling", fmt::format("{}/{}", AutoShard::Length,
-                                                          AutoShard::Every)},
+           AutoShardError ? Json{{"sampling", AutoShard::name()},
                                  {"speedup_error", *AutoShardError},
                                  {"kept", !Sampling.empty()}}
                           : Json(nullptr)},

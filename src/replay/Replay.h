@@ -67,10 +67,21 @@ struct AutoShard {
   /// Whether a trace with these events per thread (TraceProfile::ThreadEvents) is
   /// long enough to try it.
   static bool fits(const std::map<uint32_t, uint64_t> &ThreadEvents);
+  /// Makes \p Spans sample it.
+  static void sampleIn(SpanSettings &Spans) {
+    Spans.SampleLength = Length;
+    Spans.SampleEvery = Every;
+  }
+  /// "1024/16384", as --sample spells it.
+  static std::string name();
 };
 
 /// Reads --sample's LENGTH/EVERY (events) into \p Spans; an InputError names \p Option.
 llvm::Error parseSampling(llvm::StringRef Text, llvm::StringRef Option, SpanSettings &Spans);
+/// Reads --sample as replay and train take it: "auto" (leaves \p Spans and
+/// \p AutoShard as they are), "none" (clears \p AutoShard) or LENGTH/EVERY.
+llvm::Error parseSampleOption(llvm::StringRef Text, llvm::StringRef Option,
+                              SpanSettings &Spans, bool &AutoShard);
 std::string samplingName(const SpanSettings &Spans);
 
 struct ReplayOptions {

@@ -170,6 +170,9 @@ llvm::Expected<Policy> loadInitialPolicy(const TrainOptions &Opts) {
   return Init;
 }
 
+/// Names this rank's variants apart from other ranks' in the shared work directory.
+std::string variantPrefix(const Team &T) { return fmt::format("r{}-", T.rank()); }
+
 llvm::Expected<std::unique_ptr<Evaluator>> makeEvaluator(const TrainOptions &Opts,
                                                          const Team &T) {
   EvaluatorOptions Evaluating;
@@ -177,7 +180,7 @@ llvm::Expected<std::unique_ptr<Evaluator>> makeEvaluator(const TrainOptions &Opt
   Evaluating.Trace = Opts.Trace;
   Evaluating.Baseline = Opts.Baseline;
   Evaluating.WorkDir = Opts.Output + "/work";
-  Evaluating.NamePrefix = fmt::format("r{}-", T.rank());
+  Evaluating.NamePrefix = variantPrefix(T);
   Evaluating.Clang = Opts.Clang;
   Evaluating.CPU = Opts.CPU;
   Evaluating.Spans = Opts.Spans;
@@ -202,7 +205,7 @@ evaluateStep(Team &T, Evaluator &Eval, const Policy &Init, const TrainOptions &O
   Share.Stride = T.size();
   Share.Jobs = Opts.Jobs;
   Share.Sigma = Opts.Sigma;
-  Share.NamePrefix = fmt::format("r{}-", T.rank());
+  Share.NamePrefix = variantPrefix(T);
   if (llvm::Error E = evaluateShare(Eval, Init, Parameters, Directions, Share, Evaluations))
     return E;
   if (llvm::Error E = T.gather(Evaluations))
@@ -398,10 +401,8 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
     auto Profile = profileTrace(Opts.Trace);
     if (!Profile)
       return Profile.takeError();
-    if (AutoShard::fits(Profile->ThreadEvents)) {
-      Opts.Spans.SampleLength = AutoShard::Length;
-      Opts.Spans.SampleEvery = AutoShard::Every;
-    }
+    if (AutoShard::fits(Profile->ThreadEvents))
+      AutoShard::sampleIn(Opts.Spans);
   }
   std::unique_ptr<Team> T;
   if (Opts.Mpi) {
