@@ -23,6 +23,8 @@
 /// single execution can be 20% faster or slower by where its stack and heap fell.
 /// Output: "# metric: NAME", then lines "workload round sequence name value"
 /// (sequence: the run's place in its round).
+#include "CLI/CLI.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
@@ -164,37 +166,37 @@ Run runOnce(const Program &P, const std::vector<std::string> &Args, Metric M) {
 int main(int Argc, char **Argv) {
   int Rounds = 15, Executions = 1;
   std::string MetricName = "auto", Workload = "workload", OutPath = "-";
-  std::vector<Program> Programs;
-  std::vector<std::string> Args;
-  for (int I = 1; I < Argc; ++I) {
-    std::string A = Argv[I];
-    auto Value = [&]() -> std::string {
-      if (I + 1 >= Argc)
-        fail(A + " needs a value");
-      return Argv[++I];
-    };
-    if (A == "--rounds")
-      Rounds = std::atoi(Value().c_str());
-    else if (A == "--executions")
-      Executions = std::atoi(Value().c_str());
-    else if (A == "--metric")
-      MetricName = Value();
-    else if (A == "--workload")
-      Workload = Value();
-    else if (A == "-o")
-      OutPath = Value();
-    else if (A == "--") {
-      Args.assign(Argv + I + 1, Argv + Argc);
-      break;
-    } else if (size_t Eq = A.find('='); Eq != std::string::npos && Eq > 0)
-      Programs.push_back({A.substr(0, Eq), A.substr(Eq + 1)});
-    else
-      fail("unexpected argument '" + A + "' (usage: accuracy-measure [--rounds N] "
-           "[--executions K] [--metric auto|cycles|task-clock|cpu-time] [--workload NAME] "
-           "[-o FILE] NAME=BINARY... -- ARG...)");
+  std::vector<std::string> Specs;
+  CLI::App App("Runs a baseline program and its variants natively, interleaved, and "
+               "writes one value per run",
+               "accuracy-measure");
+  App.add_option("--rounds", Rounds, "Rounds of runs")->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  App.add_option("--executions", Executions, "Executions a run")->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  App.add_option("--metric", MetricName, "auto, cycles, task-clock or cpu-time")
+      ->capture_default_str();
+  App.add_option("--workload", Workload, "The first column of every line")
+      ->capture_default_str();
+  App.add_option("-o", OutPath, "Where to write the runs (-: standard output)")
+      ->capture_default_str();
+  App.add_option("programs", Specs, "NAME=BINARY..., the baseline first")->required();
+  App.footer("The programs' arguments follow --.");
+  // What follows -- is the programs', not ours.
+  int Ours = std::find(Argv, Argv + Argc, std::string("--")) - Argv;
+  std::vector<std::string> Args(Argv + std::min(Ours + 1, Argc), Argv + Argc);
+  try {
+    App.parse(Ours, Argv);
+  } catch (const CLI::ParseError &E) {
+    return App.exit(E);
   }
-  if (Programs.empty() || Rounds < 1 || Executions < 1)
-    fail("need a baseline NAME=BINARY, at least one round and one execution a run");
+  std::vector<Program> Programs;
+  for (const std::string &Spec : Specs) {
+    size_t Eq = Spec.find('=');
+    if (Eq == std::string::npos || Eq == 0)
+      fail("'" + Spec + "' is not NAME=BINARY");
+    Programs.push_back({Spec.substr(0, Eq), Spec.substr(Eq + 1)});
+  }
 
   Metric M = Metric::CpuTime;
   if (MetricName == "auto") {

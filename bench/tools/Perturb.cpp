@@ -9,6 +9,7 @@
 #include "policy/Policy.h"
 #include "train/Directions.h"
 
+#include "CLI/CLI.hpp"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <cstdio>
@@ -27,30 +28,17 @@ namespace {
 
 int main(int Argc, char **Argv) {
   std::string Input, Output;
-  double Sigma = -1;
+  double Sigma = 0;
   uint64_t Seed = 0;
-  bool HaveSeed = false;
-  for (int I = 1; I < Argc; ++I) {
-    std::string A = Argv[I];
-    auto Value = [&]() -> std::string {
-      if (I + 1 >= Argc)
-        fail(A + " needs a value");
-      return Argv[++I];
-    };
-    if (A == "--sigma")
-      Sigma = std::atof(Value().c_str());
-    else if (A == "--seed")
-      Seed = std::strtoull(Value().c_str(), nullptr, 10), HaveSeed = true;
-    else if (A == "-o")
-      Output = Value();
-    else if (Input.empty() && !A.empty() && A[0] != '-')
-      Input = A;
-    else
-      fail("unexpected argument '" + A + "' (usage: accuracy-perturb POLICY --sigma S "
-           "--seed N -o OUT.json)");
-  }
-  if (Input.empty() || Output.empty() || Sigma < 0 || !HaveSeed)
-    fail("usage: accuracy-perturb POLICY --sigma S --seed N -o OUT.json");
+  CLI::App App("Writes a random perturbation of a policy", "accuracy-perturb");
+  App.add_option("policy", Input, "A built-in network policy (initial, poor) or a file")
+      ->required();
+  App.add_option("--sigma", Sigma, "The perturbation's size")->required()
+      ->check(CLI::NonNegativeNumber);
+  App.add_option("--seed", Seed, "Train's seed: the direction is its first at step 0")
+      ->required();
+  App.add_option("-o", Output, "The perturbed policy's file")->required();
+  CLI11_PARSE(App, Argc, Argv);
 
   llvm::Expected<mlgo::Policy> P = mlgo::loadPolicy(Input);
   if (!P)

@@ -16,6 +16,7 @@
 /// RUNS.tsv: accuracy-measure's output; the baseline is the program named "baseline".
 #include "Statistics.h"
 
+#include "CLI/CLI.hpp"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -236,21 +237,12 @@ void writeSvg(const std::string &Path, const std::vector<const Variant *> &Point
 int main(int Argc, char **Argv) {
   std::string VariantsPath, SvgPath;
   std::vector<std::string> RunPaths;
-  for (int I = 1; I < Argc; ++I) {
-    std::string A = Argv[I];
-    if (I + 1 >= Argc)
-      fail("usage: accuracy-stats --variants FILE --runs FILE... [--svg FILE]");
-    if (A == "--variants")
-      VariantsPath = Argv[++I];
-    else if (A == "--runs")
-      RunPaths.push_back(Argv[++I]);
-    else if (A == "--svg")
-      SvgPath = Argv[++I];
-    else
-      fail("unexpected argument '" + A + "'");
-  }
-  if (VariantsPath.empty() || RunPaths.empty())
-    fail("usage: accuracy-stats --variants FILE --runs FILE... [--svg FILE]");
+  CLI::App App("Ranks and sizes predicted speedups against measured ones",
+               "accuracy-stats");
+  App.add_option("--variants", VariantsPath, "bench/accuracy's variants.tsv")->required();
+  App.add_option("--runs", RunPaths, "accuracy-measure's runs")->required();
+  App.add_option("--svg", SvgPath, "Where to draw the scatter plot");
+  CLI11_PARSE(App, Argc, Argv);
 
   std::vector<Variant> Variants = readVariants(VariantsPath);
   RunTable Runs;
