@@ -77,11 +77,13 @@ llvm::Expected<std::string> replayCacheKey(const ReplayOptions &Opts,
   auto Trace = llvm::MemoryBuffer::getFile(Profile.Path);
   if (!Trace)
     return inputError(Profile.Path, "cannot read: {}", Trace.getError().message());
+  // Named, not temporaries in the list: those would die before the loop reads them.
+  std::string VersionText = std::to_string(Version), Triple = replayTriple(Opts, Code);
   llvm::SHA256 Hash;
   for (llvm::StringRef Part :
-       {llvm::StringRef(Format), llvm::StringRef(std::to_string(Version)),
+       {llvm::StringRef(Format), llvm::StringRef(VersionText),
         (*Trace)->getBuffer(), llvm::StringRef(Code.variant().identity()),
-        llvm::StringRef(Opts.CPU), llvm::StringRef(replayTriple(Opts, Code)),
+        llvm::StringRef(Opts.CPU), llvm::StringRef(Triple),
         llvm::StringRef(unmappedPolicyName(Opts.Unmapped)),
         llvm::StringRef(Opts.StackEngine ? "stack-engine" : "")}) {
     Hash.update(std::to_string(Part.size()));
