@@ -80,7 +80,9 @@ const Rule Kept[] = {
     {"-fwhole-program-vtables", Form::Flag}, {"-fvirtual-function-elimination", Form::Flag},
     {"-fsplit-lto-unit", Form::Flag}, {"-flto-unit", Form::Flag}, {"-flto", Form::Flag},
     {"-flto=", Form::Joined}, {"-fno-lto", Form::Flag}, {"-funified-lto", Form::Flag},
-    {"-flto-visibility-public-std", Form::Flag},
+    {"-flto-visibility-public-std", Form::Flag}, {"-fno-inline", Form::Flag},
+    {"-fno-inline-functions", Form::Flag}, {"-fopenmp", Form::Flag},
+    {"-fopenmp-version=", Form::Joined}, {"-fopenmp-simd", Form::Flag},
     // Floating point.
     {"-fmath-errno", Form::Flag}, {"-fno-rounding-math", Form::Flag},
     {"-frounding-math", Form::Flag}, {"-ffp-contract=", Form::Joined},
@@ -90,6 +92,8 @@ const Rule Kept[] = {
     {"-fno-signed-zeros", Form::Flag}, {"-freciprocal-math", Form::Flag},
     {"-fapprox-func", Form::Flag}, {"-funsafe-math-optimizations", Form::Flag},
     {"-fcomplex-arithmetic=", Form::Joined}, {"-fprotect-parens", Form::Flag},
+    {"-mreassociate", Form::Flag}, {"-complex-range=", Form::Joined},
+    {"-fno-honor-infinities", Form::Flag}, {"-fno-honor-nans", Form::Flag},
     // Code layout, sections, unwinding, exceptions.
     {"-fbasic-block-address-map", Form::Flag}, {"-fbasic-block-sections=", Form::Joined},
     {"-funique-basic-block-section-names", Form::Flag},
@@ -261,6 +265,8 @@ const Rule Dropped[] = {
     {"-fno-bitfield-type-align", Form::Flag}, {"-fno-new-infallible", Form::Flag},
     {"-fnew-infallible", Form::Flag}, {"-fno-experimental-relative-c++-abi-vtables", Form::Flag},
     {"-fcomplete-member-pointers", Form::Flag}, {"-fdefault-calling-conv=", Form::Joined},
+    {"-relaxed-aliasing", Form::Flag}, {"-fwrapv-pointer", Form::Flag}, {"-pthread", Form::Flag},
+    {"-fshort-wchar", Form::Flag}, {"-fno-strict-overflow", Form::Flag},
 };
 
 // -mllvm options kept, by name (without "-" and without "=value").
