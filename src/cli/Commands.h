@@ -28,4 +28,8 @@ CommandHandle addExportCommand(CLI::App &Parent);
 /// BadInput when all of them blame the input, Failure otherwise.
 int reportError(llvm::Error E);
 
+/// reportError for commands that install the interrupt handler: after an interrupt,
+/// prints only "mlgo-ra: error: interrupted" and returns Interrupted (130).
+int reportStageError(llvm::Error E);
+
 } // namespace mlgo

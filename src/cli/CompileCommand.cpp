@@ -23,10 +23,7 @@ struct CompileFlags {
 
 int compile(CompileFlags &F) {
   installInterruptHandler();
-  auto Fail = [](llvm::Error E) {
-    int Code = reportError(std::move(E));
-    return interruptRequested() ? int(Interrupted) : Code;
-  };
+  auto Fail = [](llvm::Error E) { return reportStageError(std::move(E)); };
   auto P = loadPolicy(F.Policy);
   if (!P)
     return Fail(P.takeError());

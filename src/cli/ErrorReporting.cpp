@@ -2,6 +2,7 @@
 /// One line per error on stderr, in the format scripts grep for.
 #include "Commands.h"
 #include "ExitCode.h"
+#include "compile/InteractiveCompile.h"
 #include "support/Error.h"
 
 #include "llvm/Support/WithColor.h"
@@ -16,6 +17,16 @@ int reportError(llvm::Error E) {
     llvm::WithColor::error(llvm::errs(), "mlgo-ra") << Info.message() << "\n";
   });
   return Code;
+}
+
+int reportStageError(llvm::Error E) {
+  if (!interruptRequested())
+    return reportError(std::move(E));
+  // Whatever failed after the interrupt (every running compile, the step, the
+  // stage) failed because of it: one line says so.
+  llvm::consumeError(std::move(E));
+  llvm::WithColor::error(llvm::errs(), "mlgo-ra") << "interrupted\n";
+  return Interrupted;
 }
 
 } // namespace mlgo

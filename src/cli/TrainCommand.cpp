@@ -62,12 +62,10 @@ int train(TrainFlags &F) {
         Record["compile_seconds"].get<double>(), Record["replay_seconds"].get<double>(), Left);
     (F.Json ? llvm::errs() : llvm::outs()) << "train: " << Line << "\n";
   };
-  F.Options.ReportError = reportError;
+  F.Options.ReportError = reportStageError;
   auto R = runTrain(F.Options);
-  if (!R) {
-    int Code = reportError(R.takeError());
-    return interruptRequested() ? int(Interrupted) : Code;
-  }
+  if (!R)
+    return reportStageError(R.takeError());
   if (!R->Leader) // another rank of an MPI job: the leader reports
     return Success;
   if (F.Json) {

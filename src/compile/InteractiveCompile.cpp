@@ -36,14 +36,21 @@ std::string readDiagnostics(const std::string &Path) {
   return Buffer ? (*Buffer)->getBuffer().str() : std::string();
 }
 
-std::string tail(llvm::StringRef Text, size_t MaxLines = 5) {
-  Text = Text.rtrim();
-  size_t Pos = Text.size();
-  for (size_t Lines = 0; Lines < MaxLines && Pos != llvm::StringRef::npos && Pos > 0;
-       ++Lines)
-    Pos = Text.rfind('\n', Pos - 1);
-  llvm::StringRef Tail = Pos == llvm::StringRef::npos ? Text : Text.drop_front(Pos + 1);
-  return Tail.empty() ? std::string() : ": " + Tail.str();
+/// The compiler's stderr summed up for a one-line error: its first "error:" line, or
+/// else its last line.
+std::string tail(llvm::StringRef Text) {
+  llvm::SmallVector<llvm::StringRef, 16> Lines;
+  Text.split(Lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  llvm::StringRef Chosen;
+  for (llvm::StringRef Line : Lines)
+    if (Line.contains("error:")) {
+      Chosen = Line;
+      break;
+    }
+  if (Chosen.empty() && !Lines.empty())
+    Chosen = Lines.back();
+  Chosen = Chosen.trim();
+  return Chosen.empty() ? std::string() : ": " + Chosen.str();
 }
 
 class Session {

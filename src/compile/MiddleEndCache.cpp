@@ -5,6 +5,7 @@
 #include "MiddleEndCache.h"
 #include "FunctionStrip.h"
 #include "InteractiveCompile.h"
+#include "corpus/Corpus.h"
 #include "support/Error.h"
 #include "support/OutputFile.h"
 
@@ -78,6 +79,8 @@ llvm::Expected<std::string> MiddleEndCache::optimized(llvm::StringRef Bitcode,
   Reused = llvm::sys::fs::exists(Path);
   if (Reused)
     return Path;
+  if (llvm::Error E = checkModuleBitcode(Bitcode))
+    return E;
 
   // Use-list order is part of the module: code generation visits uses in that order,
   // and without it the same module can get different code.
@@ -85,14 +88,18 @@ llvm::Expected<std::string> MiddleEndCache::optimized(llvm::StringRef Bitcode,
   CompileOptions Options;
   Options.Clang = Clang;
   Options.Args.assign(Args.begin(), Args.end());
-  Options.Args.insert(Options.Args.end(), {"-x", "ir", Bitcode.str(), "-emit-llvm-bc",
-                                           "-emit-llvm-uselists", "-o", Temporary});
+  Options.Args.insert(Options.Args.end(),
+                      {"-x", "ir", commandPath(Bitcode), "-emit-llvm-bc",
+                       "-emit-llvm-uselists", "-o", commandPath(Temporary)});
   Options.TimeoutSeconds = TimeoutSeconds;
   auto Compiled = compileWithPolicy(Policy::makeDefault(), Options);
   if (!Compiled) {
     llvm::sys::fs::remove(Temporary);
     return Compiled.takeError();
   }
+  if (!llvm::sys::fs::exists(Temporary))
+    return stageError("{}: {} exited 0 but wrote no bitcode", Bitcode.str(),
+                      llvm::sys::path::filename(Clang).str());
   if (std::error_code EC = llvm::sys::fs::rename(Temporary, Path)) {
     llvm::sys::fs::remove(Temporary);
     return stageError("{}: cannot write: {}", Path, EC.message());

@@ -14,7 +14,8 @@ namespace mlgo {
 const std::vector<std::string> &requiredVariantFlags();
 
 /// \p Args (cc1 arguments after "-cc1") without bitcode embedding (a variant is not a
-/// corpus) and with every required flag the module's command lacks appended.
+/// corpus) and with every required flag the module's command lacks appended. The
+/// caller adds the action (the sanitizer dropped the recorded one).
 std::vector<std::string> variantArguments(llvm::ArrayRef<std::string> Args);
 
 } // namespace mlgo

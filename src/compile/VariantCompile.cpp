@@ -2,11 +2,15 @@
 /// Compiling a planned variant with one policy: every module in parallel into a
 /// temporary directory, which replaces the output directory only when all succeeded.
 #include "Variant.h"
+#include "corpus/Corpus.h"
 #include "support/Error.h"
+#include "support/Json.h"
 #include "support/OutputFile.h"
 #include "support/ParallelWork.h"
 #include "support/Progress.h"
 
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -21,20 +25,82 @@ std::string objectName(llvm::StringRef Module) {
   return Module.ends_with(".o") ? Module.str() : Module.str() + ".o";
 }
 
+/// The files of the earlier variant in \p Output: variant.json and, for every module
+/// it lists, the object and its decision log. Fails if variant.json is unreadable.
+llvm::Expected<llvm::StringSet<>> earlierVariantFiles(llvm::StringRef Output) {
+  std::string Description = Output.str() + "/" + VariantDescriptionFile;
+  auto Earlier = readJsonFile(Description);
+  if (!Earlier)
+    return Earlier.takeError();
+  llvm::StringSet<> Files;
+  Files.insert(VariantDescriptionFile);
+  if (Earlier->is_object() && Earlier->contains("modules") && (*Earlier)["modules"].is_array())
+    for (const Json &M : (*Earlier)["modules"])
+      if (M.is_object() && M.contains("object") && M["object"].is_string()) {
+        std::string Object = M["object"].get<std::string>();
+        Files.insert(Object);
+        Files.insert(Object + ".decisions.jsonl");
+      }
+  return Files;
+}
+
 /// Makes room for the finished variant at \p Output: nothing there, an empty
-/// directory, or an earlier variant (removed).
+/// directory, or an earlier variant, which is removed. A directory holding anything
+/// else (a user's own files beside an earlier variant's) is refused, never emptied.
 llvm::Error clearOutput(llvm::StringRef Output) {
-  if (!llvm::sys::fs::exists(Output))
+  namespace fs = llvm::sys::fs;
+  if (!fs::exists(Output))
     return llvm::Error::success();
-  if (!llvm::sys::fs::is_directory(Output))
+  if (!fs::is_directory(Output))
     return inputError(Output, "exists and is not a directory");
   std::error_code EC;
-  bool Empty = llvm::sys::fs::directory_iterator(Output, EC) == llvm::sys::fs::directory_iterator();
-  if (!Empty && !llvm::sys::fs::exists(Output + "/" + VariantDescriptionFile))
+  if (fs::directory_iterator(Output, EC) == fs::directory_iterator())
+    return fs::remove_directories(Output)
+               ? stageError("{}: cannot replace it", Output.str())
+               : llvm::Error::success();
+  if (!fs::exists(Output + "/" + VariantDescriptionFile))
     return inputError(Output, "exists and does not hold a variant ({} is missing); "
                               "not replacing it", VariantDescriptionFile);
-  if (std::error_code EC = llvm::sys::fs::remove_directories(Output))
+  auto Ours = earlierVariantFiles(Output);
+  if (!Ours)
+    return Ours.takeError();
+  // Directory symlinks are not followed: what is behind one is not ours either.
+  for (fs::recursive_directory_iterator It(Output, EC, /*follow_symlinks=*/false), End;
+       It != End && !EC; It.increment(EC)) {
+    if (It->type() == fs::file_type::directory_file)
+      continue;
+    llvm::StringRef Relative(It->path());
+    Relative.consume_front(Output);
+    Relative = Relative.ltrim('/');
+    if (!Ours->contains(Relative))
+      return inputError(Output, "holds {}, which is not a file of the earlier variant; "
+                                "not replacing the directory", Relative.str());
+  }
+  if (EC)
+    return inputError(Output, "cannot list: {}", EC.message());
+  if (std::error_code EC = fs::remove_directories(Output))
     return stageError("{}: cannot replace: {}", Output.str(), EC.message());
+  return llvm::Error::success();
+}
+
+/// A compiler that exits 0 may still have written no object, or something else (IR
+/// text, a wrapper's output): replay needs an ELF relocatable object per module.
+llvm::Error checkObject(llvm::StringRef Path, llvm::StringRef Module,
+                        llvm::StringRef Clang) {
+  std::string Compiler = llvm::sys::path::filename(Clang).str();
+  if (!llvm::sys::fs::exists(Path))
+    return stageError("module '{}': {} exited 0 but wrote no object", Module.str(),
+                      Compiler);
+  auto Binary = llvm::object::createBinary(Path);
+  if (!Binary) {
+    llvm::consumeError(Binary.takeError());
+    return stageError("module '{}': {} wrote no object file but something else",
+                      Module.str(), Compiler);
+  }
+  auto *Object = llvm::dyn_cast<llvm::object::ObjectFile>(Binary->getBinary());
+  if (!Object || !Object->isELF() || !Object->isRelocatableObject())
+    return stageError("module '{}': {} wrote no ELF relocatable object", Module.str(),
+                      Compiler);
   return llvm::Error::success();
 }
 
@@ -62,7 +128,7 @@ llvm::Expected<CompiledModule> compileModule(const Policy &P, const VariantPlan 
   CompileOptions Options;
   Options.Clang = Opts.Clang;
   Options.Args = Module.Arguments;
-  Options.Args.insert(Options.Args.end(), {"-o", Object});
+  Options.Args.insert(Options.Args.end(), {"-o", commandPath(Object)});
   Options.TimeoutSeconds = Opts.TimeoutSeconds;
   if (Opts.RecordDecisions)
     Options.RecordDecisions = Object + ".decisions.jsonl";
@@ -76,6 +142,8 @@ llvm::Expected<CompiledModule> compileModule(const Policy &P, const VariantPlan 
   auto Result = compileWithPolicy(P, Options);
   if (!Result)
     return Result.takeError();
+  if (llvm::Error E = checkObject(Object, Module.Name, Opts.Clang))
+    return E;
   Out.Decisions = Result->Decisions;
   Out.Seconds = Result->Seconds;
   if (Memo) {

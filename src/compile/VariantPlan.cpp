@@ -52,6 +52,10 @@ llvm::Expected<PlannedModule> planModule(const Corpus &C, const std::string &Mod
   Planned.Name = Module;
   Planned.Arguments = variantArguments(*Command);
   if (!Cache) {
+    if (llvm::Error E = checkModuleBitcode(modulePath(C, Module, ".bc")))
+      return E;
+    // The sanitizer dropped the recorded action: a variant is objects.
+    Planned.Arguments.push_back("-emit-obj");
     std::vector<std::string> Inputs = moduleInputArguments(C, Module);
     Planned.Arguments.insert(Planned.Arguments.end(), Inputs.begin(), Inputs.end());
     return Planned;
@@ -69,8 +73,9 @@ llvm::Expected<PlannedModule> planModule(const Corpus &C, const std::string &Mod
     Input = *Reduced;
     Planned.Functions = Functions.size();
   }
-  Planned.Arguments.insert(Planned.Arguments.end(),
-                           {"-x", "ir", Input, "-disable-llvm-passes"});
+  Planned.Arguments.insert(Planned.Arguments.end(), {"-emit-obj", "-x", "ir",
+                                                     commandPath(Input),
+                                                     "-disable-llvm-passes"});
   return Planned;
 }
 

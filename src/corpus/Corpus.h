@@ -43,11 +43,13 @@ std::vector<std::string> splitCommand(llvm::StringRef Bytes);
 llvm::Expected<std::vector<std::string>> readModuleCommand(const Corpus &C,
                                                            llvm::StringRef Module);
 
-/// Makes recorded cc1 arguments safe to run. Refuses (InputError naming \p Origin)
-/// options that load code into the compiler (-load, -fpass-plugin=, -fplugin=,
-/// -mllvm -load=, ...). Removes options that write files (-o, dependency files,
-/// split-dwarf and optimization-record outputs, ...) and the input and ThinLTO index,
-/// which the caller supplies.
+/// Makes recorded cc1 arguments safe to run. Keeps only the options on an allow-list
+/// of options that can change the code compiled from IR (CommandOptions.cpp); drops
+/// options known not to matter for IR input and those naming the input, the outputs
+/// (-o, dependency files, split DWARF, remarks, statistics, ...) or the action
+/// (-emit-obj, -emit-llvm, -S, ...), which the caller supplies. Refuses (InputError
+/// naming \p Origin) options that load code (-load, -fplugin=, -mllvm -load=, ...),
+/// response files (@file) and every option it does not know.
 llvm::Expected<std::vector<std::string>> sanitizeCommand(llvm::ArrayRef<std::string> Args,
                                                          llvm::StringRef Origin);
 
@@ -55,12 +57,20 @@ llvm::Expected<std::vector<std::string>> sanitizeCommand(llvm::ArrayRef<std::str
 llvm::Expected<std::vector<std::string>> sanitizedModuleCommand(const Corpus &C,
                                                                 llvm::StringRef Module);
 
+/// Fails (InputError naming \p Path) unless \p Path is bitcode that LLVM can read
+/// whole: checked before compiling it, so that a corrupt module is bad input.
+llvm::Error checkModuleBitcode(llvm::StringRef Path);
+
+/// \p Path as a compiler argument: "./@x" for "@x", which clang would read as a
+/// response file.
+std::string commandPath(llvm::StringRef Path);
+
 /// The input of a module's recompile: "-x ir <name>.bc" and, for ThinLTO,
 /// "-fthinlto-index=<name>.thinlto.bc -mllvm -thinlto-assume-merged".
 std::vector<std::string> moduleInputArguments(const Corpus &C, llvm::StringRef Module);
 
 /// The arguments after the compiler path that recompile \p Module:
-/// "-cc1", its sanitized command, "-x ir <name>.bc" and, for ThinLTO,
+/// "-cc1", its sanitized command, "-emit-obj", "-x ir <name>.bc" and, for ThinLTO,
 /// "-fthinlto-index=<name>.thinlto.bc -mllvm -thinlto-assume-merged".
 /// The caller appends "-o <output>".
 llvm::Expected<std::vector<std::string>> buildRecompileCommand(const Corpus &C,

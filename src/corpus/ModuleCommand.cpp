@@ -55,13 +55,18 @@ llvm::Expected<std::vector<std::string>> buildRecompileCommand(const Corpus &C,
   if (!Args)
     return Args.takeError();
   Args->insert(Args->begin(), "-cc1");
+  Args->push_back("-emit-obj"); // the sanitizer dropped the recorded action
   std::vector<std::string> Inputs = moduleInputArguments(C, Module);
   Args->insert(Args->end(), Inputs.begin(), Inputs.end());
   return Args;
 }
 
+std::string commandPath(llvm::StringRef Path) {
+  return Path.starts_with("@") ? "./" + Path.str() : Path.str();
+}
+
 std::vector<std::string> moduleInputArguments(const Corpus &C, llvm::StringRef Module) {
-  std::vector<std::string> Args = {"-x", "ir", modulePath(C, Module, ".bc")};
+  std::vector<std::string> Args = {"-x", "ir", commandPath(modulePath(C, Module, ".bc"))};
   if (C.HasThinLTO)
     Args.insert(Args.end(), {"-fthinlto-index=" + modulePath(C, Module, ".thinlto.bc"),
                              "-mllvm", "-thinlto-assume-merged"});

@@ -2,6 +2,7 @@
 /// The four ways a build names its objects, as google/ml-compiler-opt's extract_ir
 /// reads them.
 #include "ObjectInputs.h"
+#include "support/DirectoryWalk.h"
 #include "support/Error.h"
 #include "support/Json.h"
 #include "support/SafePath.h"
@@ -22,23 +23,18 @@ bool isObjectName(llvm::StringRef Path) {
   return Path.ends_with(".o") || Path.ends_with(".obj");
 }
 
-/// Every regular file below \p Dir accepted by \p Keep, relative to Dir, sorted.
+/// Every file below \p Dir accepted by \p Keep, relative to Dir, sorted (DirectoryWalk.h:
+/// symlink loops end, each file once).
 llvm::Expected<std::vector<std::string>>
 walkDirectory(llvm::StringRef Dir, llvm::function_ref<bool(llvm::StringRef)> Keep) {
+  auto Paths = listFilesBelow(Dir, Keep);
+  if (!Paths)
+    return Paths.takeError();
   std::vector<std::string> Found;
-  std::error_code EC;
-  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC)) {
-    if (It->type() != llvm::sys::fs::file_type::regular_file || !Keep(It->path()))
-      continue;
-    llvm::StringRef Relative(It->path());
+  for (llvm::StringRef Relative : *Paths) {
     Relative.consume_front(Dir);
-    Relative = Relative.ltrim('/');
-    Found.push_back(Relative.str());
+    Found.push_back(Relative.ltrim('/').str());
   }
-  if (EC)
-    return inputError(Dir, "cannot list directory: {}", EC.message());
-  std::sort(Found.begin(), Found.end());
   return Found;
 }
 
@@ -162,12 +158,11 @@ llvm::Expected<InputKind> detectInputKind(llvm::StringRef Input) {
   if (std::error_code EC = llvm::sys::fs::status(Input, Status))
     return inputError(Input, "cannot read: {}", EC.message());
   if (llvm::sys::fs::is_directory(Status)) {
-    std::error_code EC;
-    for (llvm::sys::fs::recursive_directory_iterator It(Input, EC), End; It != End && !EC;
-         It.increment(EC))
-      if (llvm::StringRef(It->path()).ends_with(ThinLTOImportSuffix))
-        return InputKind::ThinLTOLocal;
-    return InputKind::Directory;
+    auto Imports = listFilesBelow(
+        Input, [](llvm::StringRef P) { return P.ends_with(ThinLTOImportSuffix); });
+    if (!Imports)
+      return Imports.takeError();
+    return Imports->empty() ? InputKind::Directory : InputKind::ThinLTOLocal;
   }
   auto Buffer = llvm::MemoryBuffer::getFile(Input, /*IsText=*/true);
   if (!Buffer)

@@ -19,10 +19,16 @@ llvm::Error runInParallel(size_t N, unsigned Jobs,
       Pool.async([&, I] { Errors[I] = Work(I); });
     Pool.wait();
   }
-  llvm::Error All = llvm::Error::success();
-  for (llvm::Error &E : Errors)
-    All = llvm::joinErrors(std::move(All), std::move(E));
-  return All;
+  // The first failure in item order, alone: the CLI prints one line per error, and
+  // one cause (a bad compiler, an interrupt) often fails every item.
+  llvm::Error First = llvm::Error::success();
+  for (llvm::Error &E : Errors) {
+    if (!First)
+      First = std::move(E);
+    else
+      llvm::consumeError(std::move(E));
+  }
+  return First;
 }
 
 } // namespace mlgo

@@ -26,7 +26,7 @@ TEST_CASE("loads an ml-compiler-opt corpus description", "[corpus]") {
   CHECK(C.Modules == std::vector<std::string>{"a.o", "x/b.o"});
   CHECK(requireOk(readModuleCommand(C, "a.o")) == std::vector<std::string>{"-O2"});
   CHECK(requireOk(buildRecompileCommand(C, "x/b.o")) ==
-        std::vector<std::string>{"-cc1", "-O2", "-x", "ir", Dir + "/x/b.o.bc"});
+        std::vector<std::string>{"-cc1", "-O2", "-emit-obj", "-x", "ir", Dir + "/x/b.o.bc"});
 }
 
 TEST_CASE("ThinLTO modules are recompiled with their index", "[corpus]") {
