@@ -16,6 +16,14 @@ struct BbtraceFormat {
   /// Room for the largest event record (a tag and three varints of 32, 32 and 64 bits),
   /// and for a thread record.
   static constexpr size_t MaxEventBytes = 32;
+  /// What a reader keeps in memory from the decompressed stream (the header, module
+  /// paths, code chunks) is at most this many times the file's size: zstd can expand a
+  /// few KB into GBs of repeated bytes, while the header and the code of a real trace
+  /// compress far less than this (the headers of test/cli's programs, 3-10x).
+  static constexpr uint64_t MaxExpansion = 256;
+  /// zstd's window: the writer's level 3 uses 2^21 bytes at most; a frame asking for
+  /// more than 2^24 was not written by it.
+  static constexpr int MaxWindowLog = 24;
 
   enum Tag : uint64_t {
     TagEnd = 0,
