@@ -3,19 +3,20 @@
 #include "CodeImage.h"
 #include "CodeImageBuilder.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
+#include <set>
 
 namespace mlgo {
 
 llvm::Expected<CodeImage> CodeImage::loadBinary(llvm::StringRef Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto Buffer = readRegularFile(Path);
   if (!Buffer)
-    return inputError(Path, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   std::shared_ptr<llvm::MemoryBuffer> File = std::move(*Buffer);
   auto Object = llvm::object::ObjectFile::createObjectFile(File->getMemBufferRef());
   if (!Object)
@@ -56,18 +57,29 @@ llvm::Expected<CodeImage> CodeImage::loadBinary(llvm::StringRef Path) {
 llvm::Expected<CodeImage> CodeImage::load(llvm::StringRef Path) {
   if (!llvm::sys::fs::is_directory(Path))
     return loadBinary(Path);
-  std::vector<std::string> Objects;
+  std::vector<std::pair<std::string, llvm::sys::fs::UniqueID>> Found;
   std::error_code EC;
-  for (llvm::sys::fs::recursive_directory_iterator It(Path, EC), End; It != End && !EC;
-       It.increment(EC))
+  // Symbolic links to directories are not followed (a link to "." or ".." would walk
+  // without end); links to objects are.
+  for (llvm::sys::fs::recursive_directory_iterator It(Path, EC, /*follow_symlinks=*/false),
+       End;
+       It != End && !EC; It.increment(EC)) {
+    llvm::sys::fs::file_status Status;
     if (llvm::StringRef(It->path()).ends_with(".o") &&
-        It->type() != llvm::sys::fs::file_type::directory_file)
-      Objects.push_back(It->path());
+        !llvm::sys::fs::status(It->path(), Status) && llvm::sys::fs::is_regular_file(Status))
+      Found.push_back({It->path(), Status.getUniqueID()});
+  }
   if (EC)
     return inputError(Path, "cannot list: {}", EC.message());
+  // An object reached by several names is loaded once, under its first name.
+  std::sort(Found.begin(), Found.end());
+  std::vector<std::string> Objects;
+  std::set<llvm::sys::fs::UniqueID> Seen;
+  for (auto &[Object, Id] : Found)
+    if (Seen.insert(Id).second)
+      Objects.push_back(std::move(Object));
   if (Objects.empty())
     return inputError(Path, "holds no object files (*.o)");
-  std::sort(Objects.begin(), Objects.end());
   return loadObjects(Objects, Path);
 }
 
