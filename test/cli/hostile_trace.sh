@@ -68,7 +68,7 @@ check "the bomb is small" [ "$(wc -c <"$work/bomb.bbtrace")" -lt 20000 ]
 for cmd in "trace show" "trace show --events" "replay --code $work/f --trace"; do
   bounded "$MLGO_RA" $cmd "$work/bomb.bbtrace"
   check "$cmd: a header of 2^29 segments in 16 KB is refused with one line (2)" error_line 2
-  check "saying why" grep -q "bomb.bbtrace: a header larger than 256 times the file's size" <<<"$err"
+  check "saying why" grep -q "bomb.bbtrace: a header larger than 64 times the file's size" <<<"$err"
 done
 
 # Devices and FIFOs where a file is expected.
