@@ -37,6 +37,7 @@
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace mlgo {
@@ -159,6 +160,9 @@ private:
   uint32_t Version = 0;
   /// What may still be kept in memory from the stream: MaxExpansion times the file.
   uint64_t KeepBudget = 0;
+  /// The threads seen so far, and how many the file may name.
+  std::unordered_set<uint32_t> Threads;
+  uint64_t MaxThreads = 0;
   std::vector<uint8_t> Buf;
   size_t Pos = 0;
   uint32_t ThreadId = 0;

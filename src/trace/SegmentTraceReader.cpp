@@ -77,6 +77,7 @@ SegmentTraceReader::open(llvm::StringRef Path) {
   R->I = std::make_unique<Impl>();
   R->Path = Path.str();
   R->KeepBudget = *FileSize * F::MaxExpansion;
+  R->MaxThreads = F::MaxThreads + *FileSize / F::FileBytesPerThread;
   ZSTD_DCtx_setParameter(R->I->Ctx, ZSTD_d_windowLogMax, F::MaxWindowLog);
   R->I->File = std::fopen(R->Path.c_str(), "rb");
   if (!R->I->File)
@@ -231,6 +232,10 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
     }
     case F::TagThread:
       ThreadId = C.varint();
+      if (Threads.insert(ThreadId).second && Threads.size() > MaxThreads)
+        return corrupt(fmt::format("more than {} threads, more than the file's size "
+                                   "allows: corrupt, or not written by mlgo-ra",
+                                   MaxThreads));
       break;
     case F::TagModule: {
       uint64_t Id = C.varint(), Length = C.varint();

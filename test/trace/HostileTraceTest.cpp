@@ -82,3 +82,25 @@ TEST_CASE("a .bbtrace must be a regular file", "[trace]") {
         Dir + "/fifo: not a regular file");
   CHECK(requireError(SegmentTraceReader::open(Dir)) == Dir + ": is a directory, not a file");
 }
+
+TEST_CASE("a trace may not name more threads than its size allows", "[trace]") {
+  std::string Dir = makeTempDir("hostile-trace");
+  // Each thread is a core of its own in replay: 20,000 of them took 0.9 GB from 58 KB.
+  auto write = [&](const std::string &Path, uint32_t Threads) {
+    auto Writer = requireOk(SegmentTraceWriter::create(Path, smallHeader()));
+    for (uint32_t T = 1; T <= Threads; ++T)
+      requireSuccess(Writer->onEvent(T, {SegmentEvent::Segment, 0, 0, 3}));
+    requireSuccess(Writer->finish());
+    return Path;
+  };
+  std::string Many = write(Dir + "/many.bbtrace", 20000);
+  uint64_t Allowed = BbtraceFormat::MaxThreads + readFile(Many).size() / BbtraceFormat::FileBytesPerThread;
+  CHECK(readError(Many) == Many + ": more than " + std::to_string(Allowed) +
+                               " threads, more than the file's size allows: corrupt, or "
+                               "not written by mlgo-ra");
+  std::string Some = write(Dir + "/some.bbtrace", 1000);
+  auto Reader = requireOk(SegmentTraceReader::open(Some));
+  requireSuccess(forEachEvent(*Reader, [](uint32_t, const SegmentEvent &) {
+    return llvm::Error::success();
+  }));
+}
