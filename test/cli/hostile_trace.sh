@@ -164,4 +164,17 @@ for program in "$work/missing" "$work/noexec" "$work" "$work/script" no-such-pro
 done
 check "and writes no trace" [ ! -e "$work/x.bbtrace" ]
 
+# Valgrind's own messages (five lines for an unknown system call) become one warning.
+cat >"$work/sc.c" <<'C'
+#include <sys/syscall.h>
+#include <unistd.h>
+int main(void) { syscall(999); return 0; }
+C
+"$CLANG" $flags "$work/sc.c" -o "$work/sc" || exit 1
+run "$MLGO_RA" trace record --binary "$work/sc" -o "$work/sc.bbtrace" -- "$work/sc"
+check "a run Valgrind warns about is recorded" [ "$code" = 0 -a -s "$work/sc.bbtrace" ]
+check "with one warning line and the summary" [ "$(wc -l <<<"$err")" = 2 ]
+check "the warning says what Valgrind said" grep -q \
+  "^mlgo-ra: warning: valgrind: WARNING: unhandled amd64-linux syscall: 999 (and [0-9]* more lines)$" <<<"$err"
+
 finish
