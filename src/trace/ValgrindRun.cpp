@@ -14,14 +14,17 @@ namespace mlgo {
 
 namespace {
 
-/// Checks that \p Path is a regular file this process may execute.
-llvm::Error checkExecutable(llvm::StringRef Path, llvm::StringRef Name) {
+/// Why \p Path is not a regular file this process may execute, or an empty string.
+std::string whyNotExecutable(llvm::StringRef Path) {
   auto Size = regularFileSize(Path);
-  if (!Size)
-    return inputError(Name, "cannot run it: {}", llvm::toString(Size.takeError()));
-  if (!llvm::sys::fs::can_execute(Path))
-    return inputError(Name, "cannot run it: not executable");
-  return llvm::Error::success();
+  if (!Size) {
+    std::string Why;
+    llvm::handleAllErrors(
+        Size.takeError(), [&](const InputError &E) { Why = E.what(); },
+        [&](const llvm::ErrorInfoBase &E) { Why = E.message(); });
+    return Why;
+  }
+  return llvm::sys::fs::can_execute(Path) ? "" : "not executable";
 }
 
 /// The interpreter of a "#!" script, or an empty string.
@@ -50,13 +53,13 @@ llvm::Expected<std::string> findRunnableProgram(llvm::StringRef Program) {
       return inputError(Program, "cannot run it: not found in PATH");
     Path = *Found;
   }
-  if (llvm::Error E = checkExecutable(Path, Program))
-    return E;
-  std::string Interpreter = interpreterOf(Path);
-  if (!Interpreter.empty())
-    if (llvm::Error E = checkExecutable(Interpreter, Interpreter))
-      return inputError(Program, "cannot run it: its interpreter {} is unusable ({})",
-                        Interpreter, llvm::toString(std::move(E)));
+  std::string Why = whyNotExecutable(Path);
+  if (Why.empty())
+    if (std::string Interpreter = interpreterOf(Path); !Interpreter.empty())
+      if (std::string Its = whyNotExecutable(Interpreter); !Its.empty())
+        Why = fmt::format("its interpreter {}: {}", Interpreter, Its);
+  if (!Why.empty())
+    return inputError(Program, "cannot run it: {}", Why);
   return Path;
 }
 
