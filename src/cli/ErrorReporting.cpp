@@ -1,9 +1,11 @@
 /// \file
-/// One line per error on stderr, in the format scripts grep for.
+/// One line per error on stderr, in the format scripts grep for: names taken from inputs
+/// may hold newlines, which are escaped here, once for every message.
 #include "Commands.h"
 #include "ExitCode.h"
 #include "compile/InteractiveCompile.h"
 #include "support/Error.h"
+#include "support/Printable.h"
 
 #include "llvm/Support/WithColor.h"
 
@@ -14,7 +16,7 @@ int reportError(llvm::Error E) {
   llvm::handleAllErrors(std::move(E), [&](const llvm::ErrorInfoBase &Info) {
     if (!Info.isA<InputError>())
       Code = Failure;
-    llvm::WithColor::error(llvm::errs(), "mlgo-ra") << Info.message() << "\n";
+    llvm::WithColor::error(llvm::errs(), "mlgo-ra") << printable(Info.message()) << "\n";
   });
   return Code;
 }

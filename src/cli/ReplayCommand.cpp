@@ -6,6 +6,7 @@
 #include "compile/PolicyVariants.h"
 #include "replay/Replay.h"
 #include "support/CacheDirectory.h"
+#include "support/Printable.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -67,8 +68,8 @@ std::string describeModeled(const ReplayResult &R) {
 
 void printMismatches(const ReplayResult &R, llvm::StringRef Role) {
   for (const FunctionMismatch &M : R.Mismatches)
-    llvm::outs() << fmt::format("  {} runs the baseline's {} ({})\n", Role, M.Function,
-                                M.Reason);
+    llvm::outs() << fmt::format("  {} runs the baseline's {} ({})\n", Role,
+                                printable(M.Function), printable(M.Reason));
 }
 
 int replayOne(const ReplayFlags &F) {
@@ -91,7 +92,8 @@ int replayOne(const ReplayFlags &F) {
   for (size_t I = 0; I < R->Functions.size() && I < F.Top; ++I) {
     const FunctionCost &C = R->Functions[I];
     llvm::outs() << fmt::format("    {:14}  {:6.2f}%  {}\n", C.Cycles,
-                                R->Cycles ? 100.0 * C.Cycles / R->Cycles : 0, C.Function);
+                                R->Cycles ? 100.0 * C.Cycles / R->Cycles : 0,
+                                printable(C.Function));
   }
   return Success;
 }
@@ -131,7 +133,7 @@ int compare(const ReplayFlags &F) {
     for (size_t I = 0; I < Deltas.size() && I < F.Top; ++I)
       llvm::outs() << fmt::format("  {:14}  {:14}  {:+12}  {}\n", Deltas[I].BaselineCycles,
                                   Deltas[I].CandidateCycles, Deltas[I].delta(),
-                                  Deltas[I].Function);
+                                  printable(Deltas[I].Function));
   }
   if (Regressed) {
     llvm::errs() << fmt::format("mlgo-ra: the candidate is predicted {:.3f}% slower, more "

@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "ExitCode.h"
 #include "subset/Subset.h"
+#include "support/Printable.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include <fmt/format.h>
@@ -39,7 +40,7 @@ int subset(const SubsetFlags &F) {
   for (const SubsetModule &M : R->Modules)
     llvm::outs() << fmt::format("  {}  ({})\n", M.Name, Plural(M.Functions.size(), "function"));
   for (const std::string &Name : R->Uncovered)
-    llvm::outs() << fmt::format("  no module defines {}\n", Name);
+    llvm::outs() << fmt::format("  no module defines {}\n", printable(Name));
   return Success;
 }
 

@@ -3,6 +3,7 @@
 /// TraceImportOptions → runTraceImport, or a summary of a .bbtrace.
 #include "Commands.h"
 #include "ExitCode.h"
+#include "support/Printable.h"
 #include "trace/Trace.h"
 #include "trace/TraceImport.h"
 
@@ -31,6 +32,9 @@ int record(TraceFlags &F) {
   auto Result = runTraceRecord(F.Record);
   if (!Result)
     return reportError(Result.takeError());
+  if (!Result->ValgrindMessages.empty())
+    llvm::errs() << "mlgo-ra: warning: valgrind: " << printable(Result->ValgrindMessages)
+                 << "\n";
   if (F.Json)
     llvm::outs() << dumpJson(Result->toJSON()) << "\n";
   else
@@ -79,7 +83,7 @@ int show(TraceFlags &F) {
   llvm::outs() << fmt::format("trace {}\n  binary {} ({})\n  instructions {}  events {}  "
                               "threads {}\n  in mapped code {:.2f}% (padding {}, partial "
                               "segments {})\n",
-                              S->Path, S->Binary, S->Identity, S->Instructions, S->Events,
+                              S->Path, printable(S->Binary), printable(S->Identity), S->Instructions, S->Events,
                               S->InstructionsByThread.size(), Share(S->MappedInstructions),
                               S->PaddingInstructions, S->PartialSegments);
   llvm::outs() << (S->UnmappedCodeKept
@@ -91,13 +95,13 @@ int show(TraceFlags &F) {
                                      "--keep-unmapped keeps its bytes)\n"));
   llvm::outs() << "hottest functions:\n";
   for (const auto &[Name, Count] : S->HotFunctions)
-    llvm::outs() << fmt::format("  {:6.2f}%  {}\n", Share(Count), Name);
+    llvm::outs() << fmt::format("  {:6.2f}%  {}\n", Share(Count), printable(Name));
   llvm::outs() << "hottest blocks:\n";
   for (const auto &[Name, Count] : S->HotBlocks)
-    llvm::outs() << fmt::format("  {:6.2f}%  {}\n", Share(Count), Name);
+    llvm::outs() << fmt::format("  {:6.2f}%  {}\n", Share(Count), printable(Name));
   llvm::outs() << "unmapped instructions by module:\n";
   for (const auto &[Module, Count] : S->UnmappedByModule)
-    llvm::outs() << fmt::format("  {:12}  {}\n", Count, Module);
+    llvm::outs() << fmt::format("  {:12}  {}\n", Count, printable(Module));
   return Success;
 }
 

@@ -11,9 +11,12 @@
 namespace mlgo {
 
 bool namesPolicy(llvm::StringRef Argument) {
-  if (llvm::sys::fs::is_directory(Argument))
-    return false;
-  if (llvm::sys::fs::exists(Argument)) {
+  llvm::sys::fs::file_status Status;
+  if (!llvm::sys::fs::status(Argument, Status)) {
+    // A directory is code (objects); a device or a FIFO too, for the code loader to
+    // refuse: identify_magic would read it without end.
+    if (!llvm::sys::fs::is_regular_file(Status))
+      return false;
     llvm::file_magic Magic;
     return !llvm::identify_magic(Argument, Magic) && Magic != llvm::file_magic::elf_executable &&
            Magic != llvm::file_magic::elf_shared_object &&

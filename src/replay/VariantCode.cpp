@@ -2,9 +2,9 @@
 /// Matching a variant's functions, blocks and segments to a trace's.
 #include "VariantCode.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include <algorithm>
 #include <fmt/format.h>
+#include <unordered_map>
 
 namespace mlgo {
 
@@ -34,7 +34,9 @@ std::string compareFunction(const TracedFunction &Traced, const CodeImage &Image
   if (!Index)
     return "missing";
   const CodeFunction &F = Image.functions()[*Index];
-  llvm::DenseMap<uint32_t, const CodeBlock *> ById;
+  // Block IDs come from files, the trace's and the variant's, and may be any value: no
+  // llvm::DenseMap, whose reserved keys (~0 and ~0 - 1) crash a lookup.
+  std::unordered_map<uint32_t, const CodeBlock *> ById;
   for (const CodeBlock &B : Image.blocks().slice(F.FirstBlock, F.NumBlocks))
     ById[B.ID] = &B;
   if (ById.size() != Traced.Blocks.size())

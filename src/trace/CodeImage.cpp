@@ -2,7 +2,9 @@
 /// Loading a CodeImage from a linked ELF binary, and looking up its code.
 #include "CodeImage.h"
 #include "CodeImageBuilder.h"
+#include "support/DirectoryWalk.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/FileSystem.h"
@@ -12,10 +14,9 @@
 namespace mlgo {
 
 llvm::Expected<CodeImage> CodeImage::loadBinary(llvm::StringRef Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto Buffer = readRegularFile(Path);
   if (!Buffer)
-    return inputError(Path, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   std::shared_ptr<llvm::MemoryBuffer> File = std::move(*Buffer);
   auto Object = llvm::object::ObjectFile::createObjectFile(File->getMemBufferRef());
   if (!Object)
@@ -56,19 +57,14 @@ llvm::Expected<CodeImage> CodeImage::loadBinary(llvm::StringRef Path) {
 llvm::Expected<CodeImage> CodeImage::load(llvm::StringRef Path) {
   if (!llvm::sys::fs::is_directory(Path))
     return loadBinary(Path);
-  std::vector<std::string> Objects;
-  std::error_code EC;
-  for (llvm::sys::fs::recursive_directory_iterator It(Path, EC), End; It != End && !EC;
-       It.increment(EC))
-    if (llvm::StringRef(It->path()).ends_with(".o") &&
-        It->type() != llvm::sys::fs::file_type::directory_file)
-      Objects.push_back(It->path());
-  if (EC)
-    return inputError(Path, "cannot list: {}", EC.message());
-  if (Objects.empty())
+  // Links to directories are not followed (a link to "." or ".." would walk without
+  // end); an object reached by several names is loaded once.
+  auto Objects = listFilesBelow(Path, [](llvm::StringRef F) { return F.ends_with(".o"); });
+  if (!Objects)
+    return Objects.takeError();
+  if (Objects->empty())
     return inputError(Path, "holds no object files (*.o)");
-  std::sort(Objects.begin(), Objects.end());
-  return loadObjects(Objects, Path);
+  return loadObjects(*Objects, Path);
 }
 
 std::optional<uint32_t> CodeImage::findFunction(llvm::StringRef Key) const {

@@ -70,7 +70,8 @@ public:
   static llvm::Expected<CodeImage> loadObjects(llvm::ArrayRef<std::string> Paths,
                                                llvm::StringRef Name);
   /// A linked binary, or a directory whose *.o files (searched recursively, in path
-  /// order) are the objects of a variant.
+  /// order, without following symbolic links to directories; a file reached by two
+  /// names counts once) are the objects of a variant.
   static llvm::Expected<CodeImage> load(llvm::StringRef Path);
 
   const std::string &path() const { return Path; }

@@ -12,10 +12,9 @@
 
 namespace mlgo {
 
-llvm::DenseMap<uint64_t, FunctionSymbol>
-readFunctionSymbols(const llvm::object::ELFObjectFileBase &Obj,
-                    const llvm::DenseMap<uint64_t, uint64_t> *SectionBases) {
-  llvm::DenseMap<uint64_t, FunctionSymbol> Symbols;
+FunctionSymbols readFunctionSymbols(const llvm::object::ELFObjectFileBase &Obj,
+                                    const SectionAddresses *SectionBases) {
+  FunctionSymbols Symbols;
   std::string File;
   for (const llvm::object::ELFSymbolRef &Sym : Obj.symbols()) {
     auto Name = Sym.getName();
@@ -83,7 +82,7 @@ void CodeImageBuilder::addText(uint64_t Address, llvm::StringRef Bytes) {
 
 llvm::Error
 CodeImageBuilder::addFunctions(std::vector<llvm::object::BBAddrMap> Maps,
-                               const llvm::DenseMap<uint64_t, FunctionSymbol> &Symbols,
+                               const FunctionSymbols &Symbols,
                                uint64_t Bias) {
   std::sort(Maps.begin(), Maps.end(), [](const auto &A, const auto &B) {
     return A.getFunctionAddress() < B.getFunctionAddress();

@@ -7,9 +7,9 @@
 #include "CodeImage.h"
 #include "Disassembler.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Object/ELFObjectFile.h"
+#include <unordered_map>
 
 namespace mlgo {
 
@@ -23,9 +23,12 @@ struct FunctionSymbol {
 /// of a local). In a relocatable object symbol values are section offsets:
 /// \p SectionBases gives the image address of each text section there (null for a
 /// linked binary, whose symbol values are addresses).
-llvm::DenseMap<uint64_t, FunctionSymbol>
-readFunctionSymbols(const llvm::object::ELFObjectFileBase &Obj,
-                    const llvm::DenseMap<uint64_t, uint64_t> *SectionBases);
+/// Addresses come from the file and may be any value: no llvm::DenseMap, which reserves
+/// two keys (~0 and ~0 - 1) for itself.
+using FunctionSymbols = std::unordered_map<uint64_t, FunctionSymbol>;
+using SectionAddresses = std::unordered_map<uint64_t, uint64_t>;
+FunctionSymbols readFunctionSymbols(const llvm::object::ELFObjectFileBase &Obj,
+                                    const SectionAddresses *SectionBases);
 
 /// The identity of a linked binary: its GNU build ID, else a hash of its bytes.
 std::string readIdentity(const llvm::object::ObjectFile &Obj, llvm::StringRef FileBytes);
@@ -43,7 +46,7 @@ public:
   /// in address order. A function whose key is already in the image is skipped: objects
   /// may each hold a copy of an inline function, of which a link keeps one.
   llvm::Error addFunctions(std::vector<llvm::object::BBAddrMap> Maps,
-                           const llvm::DenseMap<uint64_t, FunctionSymbol> &Symbols,
+                           const FunctionSymbols &Symbols,
                            uint64_t Bias = 0);
   /// Builds the lookup tables; call once after the last addFunctions.
   void finish();

@@ -4,6 +4,7 @@
 #include "CodeImage.h"
 #include "CodeImageBuilder.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -24,10 +25,9 @@ struct ObjectFile {
 };
 
 llvm::Expected<ObjectFile> openObject(const std::string &Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto Buffer = readRegularFile(Path);
   if (!Buffer)
-    return inputError(Path, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   ObjectFile File{std::move(*Buffer), nullptr, nullptr};
   auto Object = llvm::object::ObjectFile::createObjectFile(File.Buffer->getMemBufferRef());
   if (!Object)
@@ -75,7 +75,7 @@ llvm::Expected<CodeImage> CodeImage::loadObjects(llvm::ArrayRef<std::string> Pat
       return inputError(Path, "is for {}, but {} is for {}", Elf.makeTriple().str(),
                         Paths.front(), TT.str());
     Builder.keep(Files[I].Buffer);
-    llvm::DenseMap<uint64_t, uint64_t> SectionBases;
+    SectionAddresses SectionBases;
     std::vector<std::pair<unsigned, uint64_t>> TextSections; // in file order
     for (const llvm::object::SectionRef &Section : Elf.sections()) {
       auto Contents = Section.getContents();
@@ -89,7 +89,7 @@ llvm::Expected<CodeImage> CodeImage::loadObjects(llvm::ArrayRef<std::string> Pat
     }
     if (SectionBases.empty())
       continue; // no code (data only)
-    llvm::DenseMap<uint64_t, FunctionSymbol> Symbols = readFunctionSymbols(Elf, &SectionBases);
+    FunctionSymbols Symbols = readFunctionSymbols(Elf, &SectionBases);
     size_t Mapped = 0;
     for (const auto &[Index, Base] : TextSections) {
       auto Maps = Elf.readBBAddrMap(Index);

@@ -3,6 +3,7 @@
 /// (zlib's gzread) and zip (libzip, entries read in archive order).
 #include "DrmemtraceFile.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -123,6 +124,8 @@ private:
 } // namespace
 
 llvm::Expected<std::unique_ptr<DrmemtraceFile>> DrmemtraceFile::open(llvm::StringRef Path) {
+  if (auto Size = regularFileSize(Path); !Size)
+    return Size.takeError();
   std::string P = Path.str();
   if (Path.ends_with(".zip")) {
     int Code = 0;

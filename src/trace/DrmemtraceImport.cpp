@@ -9,6 +9,7 @@
 #include "ExecutableLayout.h"
 #include "TraceImporters.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Endian.h"
@@ -238,6 +239,8 @@ llvm::Error defineModules(const TraceImportOptions &Opts, ImportSink &Sink) {
   auto ModulesLog = findModulesLog(Opts);
   if (!ModulesLog)
     return ModulesLog.takeError();
+  if (llvm::Error E = checkOutputIsNoInput(Opts.Output, {*ModulesLog}))
+    return E;
   auto Modules = readModulesLog(*ModulesLog);
   if (!Modules)
     return Modules.takeError();
@@ -276,6 +279,8 @@ llvm::Error importDrmemtrace(const TraceImportOptions &Opts, ImportSink &Sink) {
   auto Files = findThreadFiles(Opts.Input);
   if (!Files)
     return Files.takeError();
+  if (llvm::Error E = checkOutputIsNoInput(Opts.Output, *Files))
+    return E;
   if (llvm::Error E = defineModules(Opts, Sink))
     return E;
   for (const std::string &File : *Files) {

@@ -3,6 +3,7 @@
 /// "%3u, %3u, 0x..., 0x..., 0x..., <offset>, 0x..., [custom fields] <path>\n".
 #include "DrmemtraceModules.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -27,10 +28,9 @@ bool parseNumber(llvm::StringRef Field, bool Hex, uint64_t &Value) {
 } // namespace
 
 llvm::Expected<std::vector<DrmemtraceModule>> readModulesLog(llvm::StringRef Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto Buffer = readRegularFile(Path);
   if (!Buffer)
-    return inputError(Path, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   llvm::StringRef Text = (*Buffer)->getBuffer();
   auto NextLine = [&Text] {
     auto [Line, Rest] = Text.split('\n');

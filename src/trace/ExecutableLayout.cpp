@@ -2,6 +2,7 @@
 /// ExecutableLayout from the ELF header and program headers.
 #include "ExecutableLayout.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -10,10 +11,9 @@
 namespace mlgo {
 
 llvm::Expected<ExecutableLayout> ExecutableLayout::load(llvm::StringRef Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto Buffer = readRegularFile(Path);
   if (!Buffer)
-    return inputError(Path, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   auto Elf = llvm::object::ELF64LEFile::create((*Buffer)->getBuffer());
   if (!Elf)
     return inputError(Path, "not a 64-bit little-endian ELF file: {}",

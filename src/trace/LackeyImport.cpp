@@ -6,6 +6,7 @@
 #include "ExecutableLayout.h"
 #include "TraceImporters.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -49,6 +50,8 @@ public:
       : Opts(Opts), Sink(Sink), EntryAddress(EntryAddress) {}
 
   llvm::Expected<LackeyLog> read() {
+    if (auto Size = regularFileSize(Opts.Input); !Size)
+      return Size.takeError();
     std::unique_ptr<std::FILE, int (*)(std::FILE *)> File(
         std::fopen(Opts.Input.c_str(), "rb"), &std::fclose);
     if (!File)

@@ -37,6 +37,7 @@
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace mlgo {
@@ -144,6 +145,8 @@ private:
   llvm::Error readBytes(ByteCursor &C, size_t N, std::vector<uint8_t> &Out);
   /// Reads a chunk record's fields from \p C, which starts after its tag at Buf[Pos].
   llvm::Error readChunk(ByteCursor &C);
+  /// Charges \p Bytes to what may be kept in memory from the stream (MaxExpansion).
+  llvm::Error keep(uint64_t Bytes, llvm::StringRef What);
   /// Counts \p E, whose record ends at \p C, as the thread's next event.
   bool event(const ByteCursor &C, uint32_t &Thread, const SegmentEvent &E);
 
@@ -155,6 +158,11 @@ private:
   std::vector<std::string> Modules;
   std::vector<CodeChunk> Chunks;
   uint32_t Version = 0;
+  /// What may still be kept in memory from the stream: MaxExpansion times the file.
+  uint64_t KeepBudget = 0;
+  /// The threads seen so far, and how many the file may name.
+  std::unordered_set<uint32_t> Threads;
+  uint64_t MaxThreads = 0;
   std::vector<uint8_t> Buf;
   size_t Pos = 0;
   uint32_t ThreadId = 0;

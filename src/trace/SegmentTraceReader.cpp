@@ -4,6 +4,7 @@
 #include "SegmentTraceFormat.h"
 #include "support/ByteCursor.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Endian.h"
@@ -68,9 +69,16 @@ llvm::Error SegmentTraceReader::need(size_t N) {
 
 llvm::Expected<std::unique_ptr<SegmentTraceReader>>
 SegmentTraceReader::open(llvm::StringRef Path) {
+  // Sizes come from the file: a device or a FIFO has none to bound them by.
+  auto FileSize = regularFileSize(Path);
+  if (!FileSize)
+    return FileSize.takeError();
   std::unique_ptr<SegmentTraceReader> R(new SegmentTraceReader());
   R->I = std::make_unique<Impl>();
   R->Path = Path.str();
+  R->KeepBudget = *FileSize * F::MaxExpansion;
+  R->MaxThreads = F::MaxThreads + *FileSize / F::FileBytesPerThread;
+  ZSTD_DCtx_setParameter(R->I->Ctx, ZSTD_d_windowLogMax, F::MaxWindowLog);
   R->I->File = std::fopen(R->Path.c_str(), "rb");
   if (!R->I->File)
     return inputError(Path, "cannot read: {}", std::strerror(errno));
@@ -92,6 +100,8 @@ SegmentTraceReader::open(llvm::StringRef Path) {
   size_t HeaderStart = Length.P - R->Buf.data();
   if (Length.Short || HeaderSize > (1u << 30))
     return R->corrupt("truncated .bbtrace header");
+  if (llvm::Error E = R->keep(HeaderSize, "a header"))
+    return E;
   if (llvm::Error E = R->need(HeaderStart + HeaderSize))
     return E;
   if (R->Buf.size() < HeaderStart + HeaderSize)
@@ -100,13 +110,22 @@ SegmentTraceReader::open(llvm::StringRef Path) {
   SegmentTraceHeader &H = R->Header;
   H.Identity = C.string(C.varint());
   H.BinaryPath = C.string(C.varint());
+  // Each count is checked against the bytes left (each item takes one at least) before
+  // anything is stored, and everything stored is charged to the header's bytes above.
+  auto Fits = [&C](uint64_t Count) { return Count <= uint64_t(C.E - C.P); };
   uint64_t NumFunctions = C.varint();
+  if (!Fits(NumFunctions) || NumFunctions > UINT32_MAX)
+    return R->corrupt("malformed .bbtrace header");
   for (uint64_t F = 0; F < NumFunctions && !C.Short; ++F) {
     TracedFunction TF{C.string(C.varint()), {}};
     uint64_t NumBlocks = C.varint();
+    if (!Fits(NumBlocks) || NumBlocks > UINT32_MAX)
+      return R->corrupt("malformed .bbtrace header");
     for (uint64_t B = 0; B < NumBlocks && !C.Short; ++B) {
       TracedBlock TB{static_cast<uint32_t>(C.varint()), {}};
       uint64_t NumSegments = C.varint();
+      if (!Fits(NumSegments) || NumSegments > UINT32_MAX)
+        return R->corrupt("malformed .bbtrace header");
       for (uint64_t S = 0; S < NumSegments && !C.Short; ++S) {
         TB.SegmentInstructions.push_back(C.varint());
         R->Segments.push_back({static_cast<uint32_t>(F), static_cast<uint32_t>(B),
@@ -120,6 +139,16 @@ SegmentTraceReader::open(llvm::StringRef Path) {
     return R->corrupt("malformed .bbtrace header");
   R->Pos = HeaderStart + HeaderSize;
   return R;
+}
+
+llvm::Error SegmentTraceReader::keep(uint64_t Bytes, llvm::StringRef What) {
+  if (Bytes <= KeepBudget) {
+    KeepBudget -= Bytes;
+    return llvm::Error::success();
+  }
+  return corrupt(fmt::format("{} larger than {} times the file's size: corrupt, or not "
+                             "written by mlgo-ra",
+                             What, F::MaxExpansion));
 }
 
 llvm::Error SegmentTraceReader::truncated() const {
@@ -152,6 +181,8 @@ llvm::Error SegmentTraceReader::readChunk(ByteCursor &C) {
   size_t Size = 0;
   for (uint8_t Length : Chunk.InstrLengths)
     Size += Length;
+  if (llvm::Error Err = keep(sizeof(CodeChunk) + NumInstructions + Size, "code chunks"))
+    return Err;
   if (llvm::Error Err = readBytes(C, Size, Chunk.Bytes))
     return Err;
   Chunk.Id = Id;
@@ -201,11 +232,18 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
     }
     case F::TagThread:
       ThreadId = C.varint();
+      if (Threads.insert(ThreadId).second && Threads.size() > MaxThreads)
+        return corrupt(fmt::format("more than {} threads, more than the file's size "
+                                   "allows: corrupt, or not written by mlgo-ra",
+                                   MaxThreads));
       break;
     case F::TagModule: {
       uint64_t Id = C.varint(), Length = C.varint();
       if (C.Short || Id > (1u << 20) || Length > 4096)
         return corrupt("malformed module record");
+      uint64_t NewSlots = Id < Modules.size() ? 0 : Id + 1 - Modules.size();
+      if (llvm::Error Err = keep(Length + NewSlots * sizeof(std::string), "module records"))
+        return Err;
       std::vector<uint8_t> Path;
       if (llvm::Error Err = readBytes(C, Length, Path))
         return Err;

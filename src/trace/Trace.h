@@ -43,6 +43,8 @@ struct TraceRecordResult : WrittenTrace {
   int ProgramExitCode = 0;
   bool UnmappedCodeKept = false;
   uint64_t CodeChunks = 0;
+  /// What Valgrind logged in a recording that succeeded (a summary line), if anything.
+  std::string ValgrindMessages;
   Json toJSON() const;
 };
 

@@ -3,6 +3,7 @@
 /// or to compare two (e.g. a recording and an import of the same run) with diff.
 #include "SegmentTrace.h"
 #include "Trace.h"
+#include "support/Printable.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include <fmt/format.h>
@@ -42,7 +43,7 @@ llvm::Error printTraceEvents(llvm::StringRef Path, llvm::raw_ostream &OS) {
       break;
     }
     }
-    OS << fmt::format("thread {}: {}, {} instructions\n", Thread, What, E.Count);
+    OS << fmt::format("thread {}: {}, {} instructions\n", Thread, printable(What), E.Count);
     return llvm::Error::success();
   });
 }

@@ -8,6 +8,7 @@
 #include "SegmentTraceListener.h"
 #include "TraceImporters.h"
 #include "WrittenTrace.h"
+#include "support/InputFile.h"
 
 #include <chrono>
 
@@ -15,6 +16,10 @@ namespace mlgo {
 
 llvm::Expected<TraceImportResult> runTraceImport(const TraceImportOptions &Opts) {
   auto Start = std::chrono::steady_clock::now();
+  // (The drmemtrace importer checks the files it finds in a directory, too.)
+  if (llvm::Error E = checkOutputIsNoInput(Opts.Output, {Opts.Binary, Opts.Input,
+                                                         Opts.ModulesLog}))
+    return E;
   auto Image = CodeImage::loadBinary(Opts.Binary);
   if (!Image)
     return Image.takeError();

@@ -7,8 +7,10 @@
 #include "SegmentTrace.h"
 #include "SegmentTraceListener.h"
 #include "Trace.h"
+#include "ValgrindRun.h"
 #include "WrittenTrace.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 #include "support/Progress.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -63,8 +65,14 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
   auto Start = std::chrono::steady_clock::now();
   if (Opts.Command.empty())
     return inputError("trace record", "no program to run (give it after --)");
-  if (std::error_code EC = llvm::sys::fs::access(Opts.Binary, llvm::sys::fs::AccessMode::Exist))
-    return inputError(Opts.Binary, "cannot read: {}", EC.message());
+  if (auto Size = regularFileSize(Opts.Binary); !Size)
+    return Size.takeError();
+  // Valgrind prints its own lines when it cannot start the program: check it first.
+  auto Program = findRunnableProgram(Opts.Command[0]);
+  if (!Program)
+    return Program.takeError();
+  if (llvm::Error E = checkOutputIsNoInput(Opts.Output, {Opts.Binary, *Program}))
+    return E;
   auto ValgrindPath = llvm::sys::findProgramByName(Opts.Valgrind);
   if (!ValgrindPath)
     return inputError(Opts.Valgrind, "cannot find valgrind: {}",
@@ -81,8 +89,11 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
   // (the default holds 64 KiB). Best effort: the limit is /proc/sys/fs/pipe-max-size.
   (void)::fcntl(Pipe[1], F_SETPIPE_SZ, 1 << 20);
 #endif
+  auto Log = ValgrindLog::create();
+  if (!Log)
+    return Log.takeError();
   std::vector<std::string> Args = {*ValgrindPath, "--tool=mlgotrace", "-q",
-                                   "--fair-sched=yes",
+                                   "--fair-sched=yes", "--log-file=" + Log->path(),
                                    "--mlgotrace-fd=" + std::to_string(Pipe[1])};
   Args.insert(Args.end(), Opts.Command.begin(), Opts.Command.end());
   std::vector<llvm::StringRef> ArgRefs(Args.begin(), Args.end());
@@ -126,11 +137,16 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
   }
   std::string WaitError;
   llvm::sys::ProcessInfo Done = llvm::sys::Wait(Child, std::nullopt, &WaitError);
+  std::string Said = Log->summary();
   if (Done.ReturnCode < 0) {
     llvm::consumeError(std::move(ReadError));
-    return stageError("{}: the traced program was killed ({})", Opts.Command[0],
-                      WaitError.empty() ? "by a signal" : WaitError);
+    return stageError("{}: the traced program was killed ({}){}", Opts.Command[0],
+                      WaitError.empty() ? "by a signal" : WaitError,
+                      Said.empty() ? "" : "; valgrind: " + Said);
   }
+  if (ReadError && !Said.empty()) // Valgrind failed, and says why
+    return stageError("{}: valgrind failed: {} ({})", Opts.Command[0], Said,
+                      llvm::toString(std::move(ReadError)));
   if (ReadError)
     return ReadError;
   if (llvm::Error E = Builder.finish())
@@ -146,6 +162,7 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
   Result.ProgramExitCode = Done.ReturnCode;
   Result.UnmappedCodeKept = Opts.KeepUnmappedCode;
   Result.CodeChunks = (*Writer)->codeChunks();
+  Result.ValgrindMessages = std::move(Said);
   return Result;
 }
 

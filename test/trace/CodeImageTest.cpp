@@ -204,3 +204,29 @@ TEST_CASE("a directory without objects, or objects without a map, is rejected", 
   CHECK(requireError(CodeImage::load(Dir)) ==
         Dir + "/a.o: has no BB address map (build it with -fbasic-block-address-map)");
 }
+
+TEST_CASE("links in a directory of objects neither loop nor count an object twice",
+          "[trace]") {
+  initializeTargets();
+  std::string Dir = makeTempDir("image");
+  buildProgram(Dir, MapFlags);
+  CommandResult R = runShell(std::string(ClangPath) + " " + MapFlags +
+                                 " -c a.c b.c && mkdir -p clean/sub objs/sub && "
+                                 "cp a.o clean/ && cp b.o clean/sub/ && cp a.o objs/ && "
+                                 "cp b.o objs/sub/ && ln -s . objs/self && "
+                                 "ln -s a.o objs/alias.o && ln -s ../a.o objs/sub/z.o",
+                             Dir);
+  INFO(R.Output);
+  REQUIRE(R.ExitCode == 0);
+  CodeImage Clean = requireOk(CodeImage::load(Dir + "/clean"));
+  CodeImage Linked = requireOk(CodeImage::load(Dir + "/objs"));
+  // The identity hashes every object loaded, in order: the same two objects.
+  CHECK(Linked.identity() == Clean.identity());
+  CHECK(layout(Linked) == layout(Clean));
+}
+
+TEST_CASE("a device or a FIFO is no binary", "[trace]") {
+  CHECK(requireError(CodeImage::load("/dev/zero")) == "/dev/zero: not a regular file");
+  CHECK(requireError(CodeImage::loadObjects({"/dev/zero"}, "objects")) ==
+        "/dev/zero: not a regular file");
+}
