@@ -89,9 +89,7 @@ llvm::Expected<TrainResult> follow(Team &T, const TrainOptions &Opts) {
   auto Init = loadInitialPolicy(Opts);
   if (!Init)
     return Init.takeError();
-  auto Eval = makeEvaluator(Opts, T);
-  if (!Eval)
-    return Eval.takeError();
+  std::unique_ptr<Evaluator> Eval;
   uint64_t Step = 0;
   std::vector<float> Parameters;
   std::vector<std::vector<float>> Directions;
@@ -101,7 +99,15 @@ llvm::Expected<TrainResult> follow(Team &T, const TrainOptions &Opts) {
       return More.takeError();
     if (!*More)
       return TrainResult();
-    auto Evaluations = evaluateStep(T, **Eval, *Init, Opts, Step, Parameters, Directions);
+    // Only once the leader has checked and locked the output directory (it shares a
+    // step after that) does this rank write into it.
+    if (!Eval) {
+      auto Made = makeEvaluator(Opts, T);
+      if (!Made)
+        return Made.takeError();
+      Eval = std::move(*Made);
+    }
+    auto Evaluations = evaluateStep(T, *Eval, *Init, Opts, Step, Parameters, Directions);
     if (!Evaluations)
       return Evaluations.takeError();
   }
