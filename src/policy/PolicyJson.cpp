@@ -84,13 +84,19 @@ static llvm::Expected<Network> readNetwork(const Json &Value, llvm::StringRef In
   auto Arch = getJsonField<Json>(Value, "architecture", Input);
   if (!Arch)
     return Arch.takeError();
+  // One problem at a time: an error is one line.
   auto Inputs = getJsonField<int>(*Arch, "inputs", Input);
+  if (!Inputs)
+    return Inputs.takeError();
   auto Hidden = getJsonField<std::vector<int>>(*Arch, "hidden", Input);
+  if (!Hidden)
+    return Hidden.takeError();
   auto Activation = getJsonField<std::string>(*Arch, "activation", Input);
+  if (!Activation)
+    return Activation.takeError();
   auto Params = getJsonField<Json>(Value, "parameters", Input);
-  if (!Inputs || !Hidden || !Activation || !Params)
-    return llvm::joinErrors(llvm::joinErrors(Inputs.takeError(), Hidden.takeError()),
-                            llvm::joinErrors(Activation.takeError(), Params.takeError()));
+  if (!Params)
+    return Params.takeError();
   if (*Inputs != columnInputCount())
     return inputError(Input, "the network has {} inputs, the encoding {}", *Inputs,
                       columnInputCount());
@@ -136,9 +142,11 @@ llvm::Expected<Policy> Policy::fromJSON(const Json &Value, llvm::StringRef Input
     return inputError(Input, "policy format version {} (this mlgo-ra reads {})", *Version,
                       FormatVersion);
   auto Name = getJsonField<std::string>(Value, "name", Input);
+  if (!Name)
+    return Name.takeError();
   auto KindName = getJsonField<std::string>(Value, "kind", Input);
-  if (!Name || !KindName)
-    return llvm::joinErrors(Name.takeError(), KindName.takeError());
+  if (!KindName)
+    return KindName.takeError();
   if (*KindName == "default") {
     Policy P = makeDefault();
     P.setName(*Name);

@@ -190,3 +190,17 @@ TEST_CASE("A policy with a non-finite weight is not written", "[policy]") {
                 "cannot hold");
   REQUIRE(!fileExists(Dir + "/p.json"));
 }
+
+TEST_CASE("A policy file with several problems is one error", "[policy]") {
+  std::string Dir = makeTempDir("policy-one-error");
+  Json Bare = requireOk(builtinPolicy("initial")).toJSON();
+  Bare.erase("name");
+  Bare.erase("kind");
+  std::string Path = Dir + "/p.json";
+  requireSuccess(writeJsonFile(Path, Bare));
+  REQUIRE(requireError(loadPolicy(Path)) == Path + ": missing field 'name'");
+  Json NoArchitecture = requireOk(builtinPolicy("initial")).toJSON();
+  NoArchitecture["architecture"] = Json::object();
+  requireSuccess(writeJsonFile(Path, NoArchitecture));
+  REQUIRE(requireError(loadPolicy(Path)) == Path + ": missing field 'inputs'");
+}
