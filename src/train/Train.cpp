@@ -12,7 +12,6 @@
 #include "compile/InteractiveCompile.h"
 #include "policy/Policy.h"
 #include "support/Error.h"
-#include "support/OutputFile.h"
 #include "support/ParallelWork.h"
 #include "trace/TraceProfile.h"
 
@@ -20,7 +19,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <numeric>
 
 namespace mlgo {
