@@ -3,6 +3,7 @@
 /// compile it with one policy into a variant directory that replay reads.
 #include "Commands.h"
 #include "ExitCode.h"
+#include "NumberOptions.h"
 #include "compile/Variant.h"
 #include "policy/Policy.h"
 #include "support/CacheDirectory.h"
@@ -93,7 +94,8 @@ CommandHandle addCompileCommand(CLI::App &Parent) {
       ->default_val(std::max(1u, std::thread::hardware_concurrency()));
   Cmd->add_option("--timeout", Flags->Variant.TimeoutSeconds,
                   "Kill a compile after this many seconds (0: never)")
-      ->default_val(600);
+      ->default_val(600)
+      ->check(finiteNumber(0));
   Cmd->add_option("--cache-dir", Flags->Plan.CacheDir,
                   "Where middle ends are cached (default: $XDG_CACHE_HOME/mlgo-ra or "
                   "~/.cache/mlgo-ra)");

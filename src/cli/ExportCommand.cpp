@@ -22,7 +22,10 @@ int exportPolicy(ExportFlags &F) {
   if (!R)
     return reportError(R.takeError());
   if (F.Json) {
-    llvm::outs() << dumpJson(R->toJSON()) << "\n";
+    auto Text = serializeJson(R->toJSON(), "stdout");
+    if (!Text)
+      return reportError(Text.takeError());
+    llvm::outs() << *Text << "\n";
     return Success;
   }
   if (R->Format == ExportFormat::Json) {

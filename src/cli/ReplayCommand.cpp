@@ -3,6 +3,7 @@
 /// (baseline and candidate), printed as text or JSON; --fail-if-slower for CI.
 #include "Commands.h"
 #include "ExitCode.h"
+#include "NumberOptions.h"
 #include "compile/PolicyVariants.h"
 #include "replay/Replay.h"
 #include "support/CacheDirectory.h"
@@ -78,7 +79,10 @@ int replayOne(const ReplayFlags &F) {
     return reportError(R.takeError());
   R->Code = F.shown(R->Code);
   if (F.Json) {
-    llvm::outs() << dumpJson(R->toJSON()) << "\n";
+    auto Text = serializeJson(R->toJSON(), "stdout");
+    if (!Text)
+      return reportError(Text.takeError());
+    llvm::outs() << *Text << "\n";
     return Success;
   }
   llvm::outs() << fmt::format("replay of {} on {}\n  cpu        {} ({})\n"
@@ -111,7 +115,10 @@ int compare(const ReplayFlags &F) {
     if (F.FailIfSlower)
       Out["fail_if_slower_percent"] = *F.FailIfSlower;
     Out["regressed"] = Regressed;
-    llvm::outs() << dumpJson(Out) << "\n";
+    auto Text = serializeJson(Out, "stdout");
+    if (!Text)
+      return reportError(Text.takeError());
+    llvm::outs() << *Text << "\n";
   } else {
     llvm::outs() << fmt::format(
         "replay of {} ({}, {})\n  baseline   {}: {} cycles, IPC {:.3f}\n"
@@ -273,7 +280,7 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
                   "Exit 1 if the candidate is predicted slower than the baseline by more "
                   "than PCT percent")
       ->needs(Candidate)
-      ->check(CLI::NonNegativeNumber);
+      ->check(finiteNumber(0));
   Cmd->add_option("--top", Flags->Top, "How many functions to list")->capture_default_str();
   Cmd->add_flag("--json", Flags->Json, "Print the result as JSON on stdout");
   Cmd->callback([Cmd, Code] {

@@ -3,6 +3,7 @@
 /// and --report, which draws a run's reward curve.
 #include "Commands.h"
 #include "ExitCode.h"
+#include "NumberOptions.h"
 #include "compile/InteractiveCompile.h"
 #include "replay/Replay.h"
 #include "train/Train.h"
@@ -69,13 +70,16 @@ int train(TrainFlags &F) {
   if (!R->Leader) // another rank of an MPI job: the leader reports
     return Success;
   if (F.Json) {
-    llvm::outs() << dumpJson({{"steps", R->Steps},
-                              {"initial_speedup", R->InitialSpeedup},
-                              {"final_speedup", R->FinalSpeedup},
-                              {"best_speedup", R->BestSpeedup},
-                              {"best_policy", R->BestPolicy},
-                              {"output", F.Options.Output}})
-                 << "\n";
+    auto Text = serializeJson({{"steps", R->Steps},
+                               {"initial_speedup", R->InitialSpeedup},
+                               {"final_speedup", R->FinalSpeedup},
+                               {"best_speedup", R->BestSpeedup},
+                               {"best_policy", R->BestPolicy},
+                               {"output", F.Options.Output}},
+                              "stdout");
+    if (!Text)
+      return reportError(Text.takeError());
+    llvm::outs() << *Text << "\n";
     return Success;
   }
   llvm::outs() << fmt::format(
@@ -112,8 +116,11 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
                   "Directions per step, each evaluated at +sigma and -sigma")
       ->default_val(O.Perturbations);
   Cmd->add_option("--sigma", O.Sigma, "Standard deviation of the perturbations")
-      ->default_val(O.Sigma);
-  Cmd->add_option("--step-size", O.StepSize, "Adam's step size")->default_val(O.StepSize);
+      ->default_val(O.Sigma)
+      ->check(finiteNumber(0, /*Strict=*/true));
+  Cmd->add_option("--step-size", O.StepSize, "Adam's step size")
+      ->default_val(O.StepSize)
+      ->check(finiteNumber(0, /*Strict=*/true));
   Cmd->add_option("--seed", O.Seed, "Seed of the perturbation directions")
       ->default_val(O.Seed);
   Cmd->add_option("-j,--jobs", O.Jobs, "Evaluations run at once")
@@ -124,7 +131,8 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--clang", O.Clang, "The compiler")->default_val(O.Clang);
   Cmd->add_option("--timeout", O.CompileTimeoutSeconds,
                   "Kill a compile after this many seconds; its pair is dropped")
-      ->default_val(O.CompileTimeoutSeconds);
+      ->default_val(O.CompileTimeoutSeconds)
+      ->check(finiteNumber(0));
   Cmd->add_option("--sample", Flags->Sample,
                   "Replay a shard of the trace: differences from the traced code count only "
                   "in windows of LENGTH events every EVERY events, weighted EVERY/LENGTH "

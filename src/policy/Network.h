@@ -13,6 +13,12 @@ namespace mlgo {
 
 class Network {
 public:
+  /// Bounds on the shape a policy file may declare (the built-in networks have 2
+  /// hidden layers and 2,081 parameters): 64 MB of parameters at most.
+  static constexpr size_t MaxHiddenLayers = 16;
+  static constexpr int MaxLayerWidth = 4096;
+  static constexpr size_t MaxParameters = size_t(1) << 24;
+
   Network() = default;
   /// \p Hidden sizes between \p Inputs and the single output; parameters start at 0.
   Network(int Inputs, std::vector<int> Hidden);

@@ -84,27 +84,48 @@ static llvm::Expected<Network> readNetwork(const Json &Value, llvm::StringRef In
   auto Arch = getJsonField<Json>(Value, "architecture", Input);
   if (!Arch)
     return Arch.takeError();
+  // One problem at a time: an error is one line.
   auto Inputs = getJsonField<int>(*Arch, "inputs", Input);
+  if (!Inputs)
+    return Inputs.takeError();
   auto Hidden = getJsonField<std::vector<int>>(*Arch, "hidden", Input);
+  if (!Hidden)
+    return Hidden.takeError();
   auto Activation = getJsonField<std::string>(*Arch, "activation", Input);
-  auto Params = getJsonField<std::vector<float>>(Value, "parameters", Input);
-  if (!Inputs || !Hidden || !Activation || !Params)
-    return llvm::joinErrors(llvm::joinErrors(Inputs.takeError(), Hidden.takeError()),
-                            llvm::joinErrors(Activation.takeError(), Params.takeError()));
+  if (!Activation)
+    return Activation.takeError();
+  auto Params = getJsonField<Json>(Value, "parameters", Input);
+  if (!Params)
+    return Params.takeError();
   if (*Inputs != columnInputCount())
     return inputError(Input, "the network has {} inputs, the encoding {}", *Inputs,
                       columnInputCount());
   if (*Activation != "relu")
     return inputError(Input, "unknown activation '{}' (expected 'relu')", *Activation);
+  // The shape is bounded by the parameters the file holds, checked before anything is
+  // allocated for it: a small file must not declare a network of gigabytes.
+  if (Hidden->size() > Network::MaxHiddenLayers)
+    return inputError(Input, "{} hidden layers (at most {})", Hidden->size(),
+                      Network::MaxHiddenLayers);
   for (int Width : *Hidden)
-    if (Width <= 0 || Width > 4096)
-      return inputError(Input, "hidden layer width {} is out of range", Width);
-  Network Net(*Inputs, *Hidden);
-  if (Params->size() != Net.parameters().size())
+    if (Width <= 0 || Width > Network::MaxLayerWidth)
+      return inputError(Input, "hidden layer width {} is out of range (1 to {})", Width,
+                        Network::MaxLayerWidth);
+  size_t Need = Network::parameterCount(*Inputs, *Hidden);
+  if (Need > Network::MaxParameters)
+    return inputError(Input, "inputs {} and hidden {} need {} parameters (at most {})",
+                      *Inputs, dumpJson(*Hidden, -1), Need, Network::MaxParameters);
+  if (!Params->is_array())
+    return inputError(Input, "field 'parameters' is not an array");
+  if (Params->size() != Need)
     return inputError(Input, "{} parameters, but inputs {} and hidden {} need {}",
-                      Params->size(), *Inputs, dumpJson(*Hidden, -1),
-                      Net.parameters().size());
-  Net.parameters() = std::move(*Params);
+                      Params->size(), *Inputs, dumpJson(*Hidden, -1), Need);
+  // Finite floats only: a weight of 1e39 is an infinity once a float.
+  auto Weights = getJsonField<std::vector<float>>(Value, "parameters", Input);
+  if (!Weights)
+    return Weights.takeError();
+  Network Net(*Inputs, *Hidden);
+  Net.parameters() = std::move(*Weights);
   return Net;
 }
 
@@ -121,9 +142,11 @@ llvm::Expected<Policy> Policy::fromJSON(const Json &Value, llvm::StringRef Input
     return inputError(Input, "policy format version {} (this mlgo-ra reads {})", *Version,
                       FormatVersion);
   auto Name = getJsonField<std::string>(Value, "name", Input);
+  if (!Name)
+    return Name.takeError();
   auto KindName = getJsonField<std::string>(Value, "kind", Input);
-  if (!Name || !KindName)
-    return llvm::joinErrors(Name.takeError(), KindName.takeError());
+  if (!KindName)
+    return KindName.takeError();
   if (*KindName == "default") {
     Policy P = makeDefault();
     P.setName(*Name);

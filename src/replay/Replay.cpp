@@ -56,16 +56,23 @@ llvm::Expected<TraceProfile> loadProfile(const ReplayOptions &Opts) {
   return Profile;
 }
 
-/// The binary the trace was recorded on, checked to be unchanged.
-llvm::Expected<CodeImage> loadRecordedBinary(const TraceProfile &Profile, llvm::StringRef Path) {
+/// The binary the trace at \p TracePath (with \p Header) was recorded on, checked to
+/// be unchanged.
+llvm::Expected<CodeImage> loadRecordedBinary(llvm::StringRef TracePath,
+                                             const SegmentTraceHeader &Header,
+                                             llvm::StringRef Path) {
   auto Image = CodeImage::load(Path);
   if (!Image)
     return Image.takeError();
-  if (Image->identity() != Profile.Header.Identity)
-    return inputError(Profile.Path, "was recorded on {} ({}), not on {} ({})",
-                      Profile.Header.BinaryPath, Profile.Header.Identity, Path,
-                      Image->identity());
+  if (Image->identity() != Header.Identity)
+    return inputError(TracePath, "was recorded on {} ({}), not on {} ({})",
+                      Header.BinaryPath, Header.Identity, Path, Image->identity());
   return Image;
+}
+
+llvm::Expected<CodeImage> loadRecordedBinary(const TraceProfile &Profile,
+                                             llvm::StringRef Path) {
+  return loadRecordedBinary(Profile.Path, Profile.Header, Path);
 }
 
 /// A fast replay: what it computed, the options it ran with (a shard or not), and the
@@ -116,6 +123,14 @@ ReplayResult makeFastResult(const TraceProfile &Profile, const VariantCode &Code
 }
 
 } // namespace
+
+llvm::Error checkRecordedBinary(llvm::StringRef Trace, llvm::StringRef Binary) {
+  auto Reader = SegmentTraceReader::open(Trace); // reads only the header
+  if (!Reader)
+    return Reader.takeError();
+  auto Image = loadRecordedBinary(Trace, (*Reader)->header(), Binary);
+  return Image ? llvm::Error::success() : Image.takeError();
+}
 
 bool AutoShard::fits(const std::map<uint32_t, uint64_t> &ThreadEvents) {
   uint64_t Windows = 0;

@@ -152,6 +152,11 @@ struct ReplayResult {
   Json toJSON() const;
 };
 
+/// Whether \p Binary is the binary the trace at \p Trace was recorded on (the same
+/// identity: build ID, else hash); an InputError naming both if not. Replay requires
+/// it of a linked --baseline, train of its --baseline.
+llvm::Error checkRecordedBinary(llvm::StringRef Trace, llvm::StringRef Binary);
+
 /// Replays the trace on \p Code (a linked binary or a directory of objects). Functions
 /// that do not match the trace fail the replay, or with UseBaseline run the code of the
 /// binary the trace was recorded on (which must then be readable and unchanged). Fast

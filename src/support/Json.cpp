@@ -4,11 +4,19 @@
 #include "Error.h"
 #include "OutputFile.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <cmath>
+#include <optional>
 
 namespace mlgo {
 
 llvm::Expected<Json> readJsonFile(llvm::StringRef Path) {
+  // A device or FIFO could give bytes without end (/dev/zero).
+  llvm::sys::fs::file_status Status;
+  if (!llvm::sys::fs::status(Path, Status) &&
+      Status.type() != llvm::sys::fs::file_type::regular_file)
+    return inputError(Path, "is not a regular file");
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buffer)
     return inputError(Path, "cannot read: {}", Buffer.getError().message());
@@ -19,14 +27,49 @@ llvm::Expected<Json> readJsonFile(llvm::StringRef Path) {
   }
 }
 
+namespace {
+
+/// Where in \p Value the first NaN or infinity is ("" for the value itself, else a
+/// path such as "parameters/3"), or std::nullopt if it has none.
+std::optional<std::string> findNonFinite(const Json &Value) {
+  if (Value.is_number_float())
+    return std::isfinite(Value.get<double>()) ? std::nullopt
+                                              : std::optional<std::string>("");
+  auto Below = [](const std::string &Key, const std::string &Rest) {
+    return Rest.empty() ? Key : Key + "/" + Rest;
+  };
+  if (Value.is_array()) {
+    for (size_t I = 0; I < Value.size(); ++I)
+      if (auto Where = findNonFinite(Value[I]))
+        return Below(std::to_string(I), *Where);
+  } else if (Value.is_object()) {
+    for (const auto &[Key, Member] : Value.items())
+      if (auto Where = findNonFinite(Member))
+        return Below(Key, *Where);
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+llvm::Expected<std::string> serializeJson(const Json &Value, llvm::StringRef Output,
+                                          int Indent) {
+  if (auto Where = findNonFinite(Value))
+    return stageError("{}: not written: {} is not a finite number, which JSON cannot hold",
+                      Output, Where->empty() ? std::string("the value") : *Where);
+  return dumpJson(Value, Indent);
+}
+
 std::string dumpJson(const Json &Value, int Indent) {
   return Value.dump(Indent, ' ', /*ensure_ascii=*/false,
                     nlohmann::json::error_handler_t::replace);
 }
 
 llvm::Error writeJsonFile(llvm::StringRef Path, const Json &Value) {
-  std::string Text = dumpJson(Value) + "\n";
-  return writeFileAtomically(Path, Text);
+  auto Text = serializeJson(Value, Path);
+  if (!Text)
+    return Text.takeError();
+  return writeFileAtomically(Path, *Text + "\n");
 }
 
 } // namespace mlgo

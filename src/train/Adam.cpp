@@ -2,20 +2,35 @@
 /// The Adam update and its checkpointed state.
 #include "Adam.h"
 
+#include <cassert>
 #include <cmath>
+#include <limits>
 
 namespace mlgo {
 
-void Adam::step(std::vector<float> &Parameters, const std::vector<double> &Gradient) {
-  ++Steps;
-  double Correction1 = 1 - std::pow(Beta1, double(Steps));
-  double Correction2 = 1 - std::pow(Beta2, double(Steps));
+std::optional<size_t> Adam::step(std::vector<float> &Parameters,
+                                  const std::vector<double> &Gradient) {
+  assert(Parameters.size() == First.size() && Gradient.size() == First.size());
+  double Correction1 = 1 - std::pow(Beta1, double(Steps + 1));
+  double Correction2 = 1 - std::pow(Beta2, double(Steps + 1));
+  // Computed aside and committed whole: a failed step leaves the last good state.
+  std::vector<double> NewFirst(First.size()), NewSecond(Second.size());
+  std::vector<float> Moved(Parameters.size());
   for (size_t I = 0; I < Parameters.size(); ++I) {
-    First[I] = Beta1 * First[I] + (1 - Beta1) * Gradient[I];
-    Second[I] = Beta2 * Second[I] + (1 - Beta2) * Gradient[I] * Gradient[I];
-    double Mean = First[I] / Correction1, Variance = Second[I] / Correction2;
-    Parameters[I] += float(StepSize * Mean / (std::sqrt(Variance) + Epsilon));
+    NewFirst[I] = Beta1 * First[I] + (1 - Beta1) * Gradient[I];
+    NewSecond[I] = Beta2 * Second[I] + (1 - Beta2) * Gradient[I] * Gradient[I];
+    double Mean = NewFirst[I] / Correction1, Variance = NewSecond[I] / Correction2;
+    double Next = Parameters[I] + StepSize * Mean / (std::sqrt(Variance) + Epsilon);
+    // Checked before the narrowing: a double beyond the floats' range has no float.
+    if (!std::isfinite(Next) || std::fabs(Next) > std::numeric_limits<float>::max())
+      return I;
+    Moved[I] = float(Next);
   }
+  ++Steps;
+  First = std::move(NewFirst);
+  Second = std::move(NewSecond);
+  Parameters = std::move(Moved);
+  return std::nullopt;
 }
 
 Json Adam::toJSON() const {
@@ -49,6 +64,16 @@ llvm::Expected<Adam> Adam::fromJSON(const Json &Value, llvm::StringRef Input) {
     return E;
   if (A.First.size() != A.Second.size())
     return inputError(Input, "the optimizer's moments differ in size");
+  if (!(A.StepSize > 0))
+    return inputError(Input, "the optimizer's step size {} is not positive", A.StepSize);
+  for (auto [Name, Beta] : {std::pair{"beta1", A.Beta1}, {"beta2", A.Beta2}})
+    if (!(Beta >= 0 && Beta < 1))
+      return inputError(Input, "the optimizer's {} is {}, outside [0, 1)", Name, Beta);
+  if (!(A.Epsilon > 0))
+    return inputError(Input, "the optimizer's epsilon {} is not positive", A.Epsilon);
+  for (double S : A.Second)
+    if (S < 0)
+      return inputError(Input, "the optimizer's second moment {} is negative", S);
   return A;
 }
 

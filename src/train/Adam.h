@@ -6,6 +6,7 @@
 #include "support/Json.h"
 
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <vector>
 
 namespace mlgo {
@@ -16,11 +17,18 @@ public:
   Adam(size_t Size, double StepSize)
       : StepSize(StepSize), First(Size, 0.0), Second(Size, 0.0) {}
 
-  /// Moves \p Parameters along \p Gradient (ascent).
-  void step(std::vector<float> &Parameters, const std::vector<double> &Gradient);
+  /// Moves \p Parameters along \p Gradient (ascent). If the update would take a
+  /// parameter out of the finite floats, nothing changes and its index is returned.
+  std::optional<size_t> step(std::vector<float> &Parameters,
+                             const std::vector<double> &Gradient);
 
   uint64_t steps() const { return Steps; }
+  /// The parameters it moves (the size of its moments).
+  size_t size() const { return First.size(); }
+  double stepSize() const { return StepSize; }
   Json toJSON() const;
+  /// Reads a checkpointed state, whose settings must be in range (0 <= beta < 1, a
+  /// positive step size and epsilon, finite moments): a beta of 1 divides by 0.
   static llvm::Expected<Adam> fromJSON(const Json &Value, llvm::StringRef Input);
 
 private:

@@ -3,27 +3,23 @@
 /// gradient from z-scored rewards, step with Adam, log, checkpoint.
 #include "Train.h"
 #include "Adam.h"
+#include "Checkpoint.h"
 #include "Directions.h"
 #include "Evaluator.h"
+#include "RunDirectory.h"
 #include "StepEvaluations.h"
 #include "Team.h"
 #include "compile/InteractiveCompile.h"
 #include "policy/Policy.h"
 #include "support/Error.h"
-#include "support/OutputFile.h"
 #include "support/ParallelWork.h"
 #include "trace/TraceProfile.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <numeric>
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 namespace mlgo {
 
@@ -31,133 +27,6 @@ namespace {
 
 /// A step is skipped when fewer evaluations than this share succeed (reference ES).
 constexpr double MinSuccessShare = 0.4;
-
-/// The settings a resumed run must share with the run it continues.
-Json settingsOf(const TrainOptions &Opts) {
-  return {{"corpus", Opts.Corpus},       {"trace", Opts.Trace},
-          {"init", Opts.Init},           {"perturbations", Opts.Perturbations},
-          {"sigma", Opts.Sigma},         {"step_size", Opts.StepSize},
-          {"seed", Opts.Seed},           {"cpu", Opts.CPU},
-          {"sample", Opts.Spans.samples() ? samplingName(Opts.Spans) : "none"}};
-}
-
-struct Checkpoint {
-  uint64_t NextStep = 0;
-  std::vector<float> Parameters;
-  Adam Optimizer;
-  double InitialSpeedup = 0;
-  double BestSpeedup = std::numeric_limits<double>::lowest(); ///< none yet
-  std::vector<float> BestParameters;
-
-  Json toJSON(const TrainOptions &Opts) const {
-    return {{"format", "mlgo-ra.train-checkpoint"},
-            {"version", 1},
-            {"settings", settingsOf(Opts)},
-            {"next_step", NextStep},
-            {"parameters", Parameters},
-            {"optimizer", Optimizer.toJSON()},
-            {"initial_speedup", InitialSpeedup},
-            {"best_speedup", BestSpeedup},
-            {"best_parameters", BestParameters}};
-  }
-};
-
-llvm::Expected<Checkpoint> readCheckpoint(const std::string &Path, const TrainOptions &Opts,
-                                          size_t Size) {
-  auto Value = readJsonFile(Path);
-  if (!Value)
-    return Value.takeError();
-  auto Settings = getJsonField<Json>(*Value, "settings", Path);
-  if (!Settings)
-    return Settings.takeError();
-  Json Expected = settingsOf(Opts);
-  for (const auto &[Key, Want] : Expected.items())
-    if (!Settings->contains(Key) || (*Settings)[Key] != Want)
-      return inputError(Path, "was written with {} {}, not {}; resume with the same "
-                              "settings", Key,
-                        Settings->contains(Key) ? dumpJson((*Settings)[Key], -1) : "none",
-                        dumpJson(Want, -1));
-  Checkpoint C;
-  auto Next = getJsonField<uint64_t>(*Value, "next_step", Path);
-  if (!Next)
-    return Next.takeError();
-  auto Params = getJsonField<std::vector<float>>(*Value, "parameters", Path);
-  if (!Params)
-    return Params.takeError();
-  auto Best = getJsonField<std::vector<float>>(*Value, "best_parameters", Path);
-  if (!Best)
-    return Best.takeError();
-  auto Initial = getJsonField<double>(*Value, "initial_speedup", Path);
-  if (!Initial)
-    return Initial.takeError();
-  auto BestSpeedup = getJsonField<double>(*Value, "best_speedup", Path);
-  if (!BestSpeedup)
-    return BestSpeedup.takeError();
-  auto Optimizer = getJsonField<Json>(*Value, "optimizer", Path);
-  if (!Optimizer)
-    return Optimizer.takeError();
-  auto A = Adam::fromJSON(*Optimizer, Path);
-  if (!A)
-    return A.takeError();
-  if (Params->size() != Size || Best->size() != Size)
-    return inputError(Path, "holds {} parameters; the policy has {}", Params->size(), Size);
-  C.NextStep = *Next;
-  C.Parameters = std::move(*Params);
-  C.BestParameters = std::move(*Best);
-  C.InitialSpeedup = *Initial;
-  C.BestSpeedup = *BestSpeedup;
-  C.Optimizer = std::move(*A);
-  return C;
-}
-
-/// Keeps the log's records of steps before \p NextStep: a run killed after logging a
-/// step but before its checkpoint redoes that step.
-llvm::Error truncateLog(const std::string &Path, uint64_t NextStep) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path);
-  if (!Buffer)
-    return llvm::Error::success(); // no log yet
-  std::string Kept;
-  llvm::SmallVector<llvm::StringRef> Lines;
-  (*Buffer)->getBuffer().split(Lines, '\n', -1, false);
-  for (llvm::StringRef Line : Lines) {
-    Json Record = Json::parse(Line.str(), nullptr, false);
-    if (Record.is_discarded() || !Record.contains("step") || !Record["step"].is_number())
-      return inputError(Path, "holds a line that is not a step record");
-    if (Record["step"].get<uint64_t>() < NextStep)
-      Kept += Line.str() + "\n";
-  }
-  return writeFileAtomically(Path, Kept);
-}
-
-llvm::Error appendLine(const std::string &Path, const std::string &Line) {
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Append);
-  if (EC)
-    return stageError("{}: cannot write: {}", Path, EC.message());
-  OS << Line << "\n";
-  OS.close();
-  if (OS.has_error())
-    return stageError("{}: cannot write: {}", Path, OS.error().message());
-  return llvm::Error::success();
-}
-
-/// An exclusive lock on a training directory.
-class RunLock {
-public:
-  explicit RunLock(const std::string &Path)
-      : Fd(::open(Path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) {
-    Held = Fd >= 0 && ::flock(Fd, LOCK_EX | LOCK_NB) == 0;
-  }
-  ~RunLock() {
-    if (Fd >= 0)
-      ::close(Fd);
-  }
-  bool held() const { return Held; }
-
-private:
-  int Fd;
-  bool Held = false;
-};
 
 /// The starting policy, which must have parameters to train.
 llvm::Expected<Policy> loadInitialPolicy(const TrainOptions &Opts) {
@@ -218,9 +87,7 @@ llvm::Expected<TrainResult> follow(Team &T, const TrainOptions &Opts) {
   auto Init = loadInitialPolicy(Opts);
   if (!Init)
     return Init.takeError();
-  auto Eval = makeEvaluator(Opts, T);
-  if (!Eval)
-    return Eval.takeError();
+  std::unique_ptr<Evaluator> Eval;
   uint64_t Step = 0;
   std::vector<float> Parameters;
   std::vector<std::vector<float>> Directions;
@@ -230,7 +97,15 @@ llvm::Expected<TrainResult> follow(Team &T, const TrainOptions &Opts) {
       return More.takeError();
     if (!*More)
       return TrainResult();
-    auto Evaluations = evaluateStep(T, **Eval, *Init, Opts, Step, Parameters, Directions);
+    // Only once the leader has checked and locked the output directory (it shares a
+    // step after that) does this rank write into it.
+    if (!Eval) {
+      auto Made = makeEvaluator(Opts, T);
+      if (!Made)
+        return Made.takeError();
+      Eval = std::move(*Made);
+    }
+    auto Evaluations = evaluateStep(T, *Eval, *Init, Opts, Step, Parameters, Directions);
     if (!Evaluations)
       return Evaluations.takeError();
   }
@@ -244,10 +119,12 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts) {
   std::string Out = Opts.Output;
   std::string CheckpointPath = Out + "/" + TrainCheckpointFile;
   std::string LogPath = Out + "/" + TrainLogFile;
+  // Nothing is written into a directory that is not a run's.
+  if (llvm::Error E = checkRunDirectory(Out, Opts.Resume))
+    return E;
   if (std::error_code EC = llvm::sys::fs::create_directories(Out))
     return inputError(Out, "cannot create: {}", EC.message());
-  // Released when training returns or the process exits, however it exits.
-  RunLock Lock(Out + "/lock");
+  RunLock Lock(Out);
   if (!Lock.held())
     return inputError(Out, "is in use by another training run");
   bool HaveCheckpoint = llvm::sys::fs::exists(CheckpointPath);
@@ -344,7 +221,12 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts) {
           for (size_t J = 0; J < Size; ++J)
             Gradient[J] += Scale * Eps[J];
         }
-      State.Optimizer.step(State.Parameters, Gradient);
+      if (std::optional<size_t> Bad = State.Optimizer.step(State.Parameters, Gradient))
+        return stageError("step {}: Adam's update would take parameter {} beyond the "
+                          "finite floats (step size {}); stopped {}",
+                          Step, *Bad, State.Optimizer.stepSize(),
+                          Step ? fmt::format("with the checkpoint of step {}", Step - 1)
+                               : std::string("before the first checkpoint"));
     }
     double Compile = 0, Replay = 0;
     unsigned CompilesReused = 0, ReplaysReused = 0;
@@ -370,7 +252,10 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts) {
 
     // Log, then policies, then the checkpoint: a run killed in between redoes the step.
     State.NextStep = Step + 1;
-    if (llvm::Error E = appendLine(LogPath, dumpJson(Record, -1)))
+    auto Line = serializeJson(Record, LogPath, -1);
+    if (!Line)
+      return Line.takeError();
+    if (llvm::Error E = appendLine(LogPath, *Line))
       return E;
     if (llvm::Error E = savePolicy(withParameters(*Init, State.Parameters, "trained"),
                                    Out + "/" + TrainPolicyFile))
@@ -396,6 +281,14 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts) {
 llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
   if (Given.Perturbations == 0)
     return inputError("--perturbations", "must be at least 1");
+  // The CLI checks these too; a library caller must not get a policy of NaNs either.
+  if (!(std::isfinite(Given.Sigma) && Given.Sigma > 0))
+    return inputError("--sigma", "{} is not a positive number", Given.Sigma);
+  if (!(std::isfinite(Given.StepSize) && Given.StepSize > 0))
+    return inputError("--step-size", "{} is not a positive number", Given.StepSize);
+  // As replay does: the trace's binary is the reference of every fast replay.
+  if (llvm::Error E = checkRecordedBinary(Given.Trace, Given.Baseline))
+    return E;
   TrainOptions Opts = Given;
   if (Opts.AutoShard && !Opts.Spans.samples()) {
     auto Profile = profileTrace(Opts.Trace);

@@ -19,8 +19,11 @@ struct StepPoint {
   std::optional<double> Unperturbed, Low, High;
 };
 
-std::optional<double> numberAt(const Json &Record, const char *Key) {
-  if (Record.contains(Key) && Record[Key].is_number())
+/// A number of the record; none if missing, or if it would not plot (a log may hold
+/// anything, and 1e308 % is an infinity).
+std::optional<double> numberAt(const Json &Record, const char *Key, double Scale = 1) {
+  if (Record.contains(Key) && Record[Key].is_number() &&
+      std::isfinite(Record[Key].get<double>() * Scale))
     return Record[Key].get<double>();
   return std::nullopt;
 }
@@ -37,11 +40,13 @@ llvm::Expected<std::string> writeTrainReport(llvm::StringRef Directory) {
   (*Buffer)->getBuffer().split(Lines, '\n', -1, false);
   for (llvm::StringRef Line : Lines) {
     Json Record = Json::parse(Line.str(), nullptr, false);
-    auto Step = Record.is_discarded() ? std::nullopt : numberAt(Record, "step");
+    auto Step = Record.is_discarded() || !Record.is_object() ? std::nullopt
+                                                             : numberAt(Record, "step");
     if (!Step)
       return inputError(LogPath, "holds a line that is not a step record");
-    Points.push_back({*Step, numberAt(Record, "unperturbed_speedup"),
-                      numberAt(Record, "reward_min"), numberAt(Record, "reward_max")});
+    Points.push_back({*Step, numberAt(Record, "unperturbed_speedup", 100),
+                      numberAt(Record, "reward_min", 100),
+                      numberAt(Record, "reward_max", 100)});
   }
   if (Points.empty())
     return inputError(LogPath, "holds no steps yet");
@@ -54,23 +59,37 @@ llvm::Expected<std::string> writeTrainReport(llvm::StringRef Directory) {
         Low = std::min(Low, *V * 100);
         High = std::max(High, *V * 100);
       }
-  if (High - Low < 1e-3)
+  if (High - Low < 1e-3) // a constant series, all 0 if none
     High = Low + 1e-3;
-  double LastStep = std::max(1.0, Points.back().Step);
+  double LastStep = 1;
+  for (const StepPoint &P : Points)
+    LastStep = std::max(LastStep, P.Step);
   constexpr double Width = 640, Height = 360, Left = 70, Right = 20, Top = 30, Bottom = 45;
   auto X = [&](double Step) { return Left + (Width - Left - Right) * Step / LastStep; };
+  // The fraction first, in halves: High - Low overflows near the doubles' limits.
   auto Y = [&](double Percent) {
-    return Top + (Height - Top - Bottom) * (High - Percent) / (High - Low);
+    return Top + (Height - Top - Bottom) * ((High / 2 - Percent / 2) / (High / 2 - Low / 2));
   };
 
-  std::string Band, Upper, Lower, Line;
+  // Coordinates that are not finite (a range too wide for doubles) are left out.
+  auto Point = [&](double Step, double Speedup) -> std::optional<std::string> {
+    double PX = X(Step), PY = Y(Speedup * 100);
+    if (!std::isfinite(PX) || !std::isfinite(PY))
+      return std::nullopt;
+    return fmt::format("{:.1f},{:.1f} ", PX, PY);
+  };
+  std::string Upper, Lower, Line;
   for (const StepPoint &P : Points) {
     if (P.Low && P.High) {
-      Upper += fmt::format("{:.1f},{:.1f} ", X(P.Step), Y(*P.High * 100));
-      Lower = fmt::format("{:.1f},{:.1f} ", X(P.Step), Y(*P.Low * 100)) + Lower;
+      auto Above = Point(P.Step, *P.High), Below = Point(P.Step, *P.Low);
+      if (Above && Below) {
+        Upper += *Above;
+        Lower = *Below + Lower;
+      }
     }
     if (P.Unperturbed)
-      Line += fmt::format("{:.1f},{:.1f} ", X(P.Step), Y(*P.Unperturbed * 100));
+      if (auto At = Point(P.Step, *P.Unperturbed))
+        Line += *At;
   }
   std::string Svg = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "

@@ -2,6 +2,8 @@
 #include "ColumnEncoding.h"
 #include "TestSupport.h"
 
+#include <cmath>
+#include <limits>
 #include <random>
 
 using namespace mlgo;
@@ -130,4 +132,75 @@ TEST_CASE("Built-in policies", "[policy]") {
   REQUIRE(requireOk(loadPolicy("poor")).usesAdvisor());
   REQUIRE(requireError(builtinPolicy("best")) ==
           "best: no built-in policy of this name (known: default, initial, poor)");
+}
+
+TEST_CASE("A policy file's network is bounded by the parameters it holds", "[policy]") {
+  std::string Dir = makeTempDir("policy-shape");
+  Json Good = requireOk(builtinPolicy("initial")).toJSON();
+  auto Check = [&](const Json &Value, const std::string &Message) {
+    std::string Path = Dir + "/p.json";
+    requireSuccess(writeJsonFile(Path, Value));
+    REQUIRE(requireError(loadPolicy(Path)) == Path + ": " + Message);
+  };
+  // 64 layers of 4096 would be 4 GB of floats; the file holds 2081 numbers.
+  Json Deep = Good;
+  Deep["architecture"]["hidden"] = std::vector<int>(64, 4096);
+  Check(Deep, "64 hidden layers (at most 16)");
+  Json Wide = Good;
+  Wide["architecture"]["hidden"] = std::vector<int>(16, 4096);
+  Check(Wide, "inputs 47 and hidden [4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,"
+              "4096,4096,4096,4096,4096,4096] need 251920385 parameters (at most "
+              "16777216)");
+  Json Big = Good;
+  Big["architecture"]["hidden"] = {4096, 8};
+  Check(Big, "2081 parameters, but inputs 47 and hidden [4096,8] need 229393");
+  Json Huge = Good;
+  Huge["architecture"]["hidden"] = {32, 1e12};
+  Check(Huge, "field 'hidden': element 1: 1000000000000.0 is not an integer from "
+              "-2147483648 to 2147483647");
+  Json NotArray = Good;
+  NotArray["parameters"] = "many";
+  Check(NotArray, "field 'parameters' is not an array");
+}
+
+TEST_CASE("A policy file's weights must be finite floats", "[policy]") {
+  std::string Dir = makeTempDir("policy-finite");
+  Json Good = requireOk(builtinPolicy("initial")).toJSON();
+  std::string Path = Dir + "/p.json";
+  // A finite double, but an infinity as a float: export would write null.
+  Json Large = Good;
+  Large["parameters"][3] = 1e39;
+  requireSuccess(writeJsonFile(Path, Large));
+  REQUIRE(requireError(loadPolicy(Path)) ==
+          Path + ": field 'parameters': element 3: 1e+39 is not a finite float");
+  // The largest float is a weight.
+  Json Largest = Good;
+  Largest["parameters"][3] = double(std::numeric_limits<float>::max());
+  requireSuccess(writeJsonFile(Path, Largest));
+  REQUIRE(requireOk(loadPolicy(Path)).network().parameters()[3] ==
+          std::numeric_limits<float>::max());
+}
+
+TEST_CASE("A policy with a non-finite weight is not written", "[policy]") {
+  std::string Dir = makeTempDir("policy-nan");
+  Policy P = requireOk(builtinPolicy("initial"));
+  P.parameters()[5] = std::numeric_limits<float>::infinity();
+  REQUIRE(requireError(savePolicy(P, Dir + "/p.json")) ==
+          Dir + "/p.json: not written: parameters/5 is not a finite number, which JSON "
+                "cannot hold");
+  REQUIRE(!fileExists(Dir + "/p.json"));
+}
+
+TEST_CASE("A policy file with several problems is one error", "[policy]") {
+  std::string Dir = makeTempDir("policy-one-error");
+  Json Bare = requireOk(builtinPolicy("initial")).toJSON();
+  Bare.erase("name");
+  Bare.erase("kind");
+  std::string Path = Dir + "/p.json";
+  requireSuccess(writeJsonFile(Path, Bare));
+  REQUIRE(requireError(loadPolicy(Path)) == Path + ": missing field 'name'");
+  Json NoArchitecture = requireOk(builtinPolicy("initial")).toJSON();
+  NoArchitecture["architecture"] = Json::object();
+  requireSuccess(writeJsonFile(Path, NoArchitecture));
+  REQUIRE(requireError(loadPolicy(Path)) == Path + ": missing field 'inputs'");
 }

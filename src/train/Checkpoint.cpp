@@ -1,0 +1,100 @@
+/// \file
+/// Writing and reading checkpoints.
+#include "Checkpoint.h"
+#include "support/Error.h"
+
+namespace mlgo {
+
+static constexpr const char *CheckpointFormat = "mlgo-ra.train-checkpoint";
+static constexpr int CheckpointVersion = 1;
+
+Json trainSettings(const TrainOptions &Opts) {
+  return {{"corpus", Opts.Corpus},       {"trace", Opts.Trace},
+          {"init", Opts.Init},           {"perturbations", Opts.Perturbations},
+          {"sigma", Opts.Sigma},         {"step_size", Opts.StepSize},
+          {"seed", Opts.Seed},           {"cpu", Opts.CPU},
+          {"sample", Opts.Spans.samples() ? samplingName(Opts.Spans) : "none"}};
+}
+
+Json Checkpoint::toJSON(const TrainOptions &Opts) const {
+  return {{"format", CheckpointFormat},
+          {"version", CheckpointVersion},
+          {"settings", trainSettings(Opts)},
+          {"next_step", NextStep},
+          {"parameters", Parameters},
+          {"optimizer", Optimizer.toJSON()},
+          {"initial_speedup", InitialSpeedup},
+          {"best_speedup", BestSpeedup},
+          {"best_parameters", BestParameters}};
+}
+
+llvm::Error checkCheckpointFormat(const Json &Value, llvm::StringRef Path) {
+  auto Format = getJsonField<std::string>(Value, "format", Path);
+  if (!Format)
+    return Format.takeError();
+  if (*Format != CheckpointFormat)
+    return inputError(Path, "not a training checkpoint (format '{}')", *Format);
+  auto Version = getJsonField<int>(Value, "version", Path);
+  if (!Version)
+    return Version.takeError();
+  if (*Version != CheckpointVersion)
+    return inputError(Path, "checkpoint version {} (this mlgo-ra reads {})", *Version,
+                      CheckpointVersion);
+  return llvm::Error::success();
+}
+
+llvm::Expected<Checkpoint> readCheckpoint(const std::string &Path, const TrainOptions &Opts,
+                                          size_t Size) {
+  auto Value = readJsonFile(Path);
+  if (!Value)
+    return Value.takeError();
+  if (llvm::Error E = checkCheckpointFormat(*Value, Path))
+    return E;
+  auto Settings = getJsonField<Json>(*Value, "settings", Path);
+  if (!Settings)
+    return Settings.takeError();
+  Json Expected = trainSettings(Opts);
+  for (const auto &[Key, Want] : Expected.items())
+    if (!Settings->contains(Key) || (*Settings)[Key] != Want)
+      return inputError(Path, "was written with {} {}, not {}; resume with the same "
+                              "settings", Key,
+                        Settings->contains(Key) ? dumpJson((*Settings)[Key], -1) : "none",
+                        dumpJson(Want, -1));
+  // Numbers are read as their types hold them exactly (getJsonField): the parameters
+  // finite floats, the speedups finite doubles.
+  Checkpoint C;
+  auto Next = getJsonField<uint64_t>(*Value, "next_step", Path);
+  if (!Next)
+    return Next.takeError();
+  auto Params = getJsonField<std::vector<float>>(*Value, "parameters", Path);
+  if (!Params)
+    return Params.takeError();
+  auto Best = getJsonField<std::vector<float>>(*Value, "best_parameters", Path);
+  if (!Best)
+    return Best.takeError();
+  auto Initial = getJsonField<double>(*Value, "initial_speedup", Path);
+  if (!Initial)
+    return Initial.takeError();
+  auto BestSpeedup = getJsonField<double>(*Value, "best_speedup", Path);
+  if (!BestSpeedup)
+    return BestSpeedup.takeError();
+  auto Optimizer = getJsonField<Json>(*Value, "optimizer", Path);
+  if (!Optimizer)
+    return Optimizer.takeError();
+  auto A = Adam::fromJSON(*Optimizer, Path);
+  if (!A)
+    return A.takeError();
+  if (Params->size() != Size || Best->size() != Size || A->size() != Size)
+    return inputError(Path, "holds {} parameters, {} best parameters and {} moments; the "
+                            "policy has {} parameters",
+                      Params->size(), Best->size(), A->size(), Size);
+  C.NextStep = *Next;
+  C.Parameters = std::move(*Params);
+  C.BestParameters = std::move(*Best);
+  C.InitialSpeedup = *Initial;
+  C.BestSpeedup = *BestSpeedup;
+  C.Optimizer = std::move(*A);
+  return C;
+}
+
+} // namespace mlgo

@@ -1,0 +1,60 @@
+#include "RunDirectory.h"
+#include "TestSupport.h"
+#include "train/Train.h"
+
+using namespace mlgo;
+using namespace mlgo::test;
+
+TEST_CASE("train writes only into a new, empty or earlier run's directory", "[train]") {
+  std::string Dir = makeTempDir("run-directory");
+  requireSuccess(checkRunDirectory(Dir + "/new", false));
+  CHECK(requireError(checkRunDirectory(Dir + "/new", true)) ==
+        Dir + "/new/checkpoint.json: does not exist: nothing to resume");
+  requireSuccess(checkRunDirectory(Dir, false)); // empty
+
+  // A run stopped before its first checkpoint: its lock and files only.
+  writeFile(Dir + "/stopped/lock", "");
+  writeFile(Dir + "/stopped/work/cache/x", "");
+  writeFile(Dir + "/stopped/log.jsonl", "");
+  requireSuccess(checkRunDirectory(Dir + "/stopped", false));
+
+  writeFile(Dir + "/mine/policy.json", "{}");
+  writeFile(Dir + "/mine/lock", "");
+  writeFile(Dir + "/mine/notes.txt", "");
+  CHECK(requireError(checkRunDirectory(Dir + "/mine", false)) ==
+        Dir + "/mine/policy.json: would be overwritten: " + Dir +
+            "/mine is not a training directory; train into a new or empty directory");
+  writeFile(Dir + "/other/notes.txt", "");
+  CHECK(requireError(checkRunDirectory(Dir + "/other", true)) ==
+        Dir + "/other: is not empty and not a training directory; train into a new or "
+              "empty directory");
+  CHECK(requireError(checkRunDirectory(Dir + "/other/notes.txt", false)) ==
+        Dir + "/other/notes.txt: is not a directory");
+
+  writeFile(Dir + "/run/checkpoint.json",
+            R"({"format": "mlgo-ra.train-checkpoint", "version": 1})");
+  writeFile(Dir + "/run/notes.txt", "");
+  requireSuccess(checkRunDirectory(Dir + "/run", true));
+  writeFile(Dir + "/policy/checkpoint.json", R"({"format": "mlgo-ra-policy"})");
+  CHECK(requireError(checkRunDirectory(Dir + "/policy", true)) ==
+        Dir + "/policy/checkpoint.json: not a training checkpoint (format 'mlgo-ra-policy')");
+}
+
+TEST_CASE("A resumed run's log must be its checkpoint's", "[train]") {
+  std::string Dir = makeTempDir("run-log");
+  std::string Log = Dir + "/log.jsonl";
+  writeFile(Log, "{\"step\":0,\"a\":1}\n{\"step\":1}\n{\"step\":2}\n");
+  requireSuccess(truncateLog(Log, 2)); // step 2 was logged, not checkpointed
+  CHECK(readFile(Log) == "{\"step\":0,\"a\":1}\n{\"step\":1}\n");
+  CHECK(requireError(truncateLog(Log, 3)) ==
+        Log + ": records 2 steps, but the checkpoint is at step 3: the log is not the "
+              "checkpoint's");
+  writeFile(Log, "{\"step\":0}\n{\"step\":-1}\n");
+  CHECK(requireError(truncateLog(Log, 1)) == Log + ": line 2 is not a step record");
+  writeFile(Log, "{\"step\":1}\n");
+  CHECK(requireError(truncateLog(Log, 1)) ==
+        Log + ": line 1 records step 1, not 0: the log is not the checkpoint's");
+  CHECK(requireError(truncateLog(Dir + "/none.jsonl", 1)).find("none.jsonl: cannot read") !=
+        std::string::npos);
+  requireSuccess(truncateLog(Dir + "/none.jsonl", 0));
+}
