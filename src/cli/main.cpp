@@ -4,6 +4,7 @@
 /// turns the result into an exit code (ExitCode.h).
 #include "Commands.h"
 #include "ExitCode.h"
+#include "support/Printable.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/InitLLVM.h"
@@ -49,13 +50,33 @@ int main(int Argc, char **Argv) {
   for (const Subcommand &S : Subcommands)
     Handles.push_back(S.Add(App));
 
+  // CLI11 would call an unknown word "A subcommand is required"; name it instead.
+  auto IsSubcommand = [&](llvm::StringRef Word) {
+    for (const CLI::App *Sub : App.get_subcommands({}))
+      if (Sub->get_name() == Word)
+        return true;
+    return false;
+  };
+  if (Argc > 1 && Argv[1][0] != '-' && !IsSubcommand(Argv[1])) {
+    llvm::WithColor::error(llvm::errs(), "mlgo-ra")
+        << "unknown subcommand '" << mlgo::printable(Argv[1]) << "' (see 'mlgo-ra --help')\n";
+    return mlgo::BadInput;
+  }
+
   try {
     App.parse(Argc, Argv);
   } catch (const CLI::ParseError &E) {
     if (E.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success))
       return App.exit(E); // --help, --version
-    llvm::WithColor::error(llvm::errs(), "mlgo-ra") << E.what() << "\n";
-    llvm::errs() << "run 'mlgo-ra --help' for usage\n";
+    // One line, as every error: where to read about the usage goes at its end.
+    std::string Help = "mlgo-ra";
+    for (const CLI::App *At = &App; !At->get_subcommands().empty();) {
+      At = At->get_subcommands().front();
+      Help += " " + At->get_name();
+    }
+    Help += " --help";
+    llvm::WithColor::error(llvm::errs(), "mlgo-ra")
+        << mlgo::printable(E.what()) << " (see '" << Help << "')\n";
     return mlgo::BadInput;
   }
 

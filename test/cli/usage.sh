@@ -13,10 +13,12 @@ check "--version names mlgo-ra and LLVM 22" grep -qE '^mlgo-ra [0-9.]+ \(LLVM 22
 
 run "$MLGO_RA"
 check "no subcommand is a usage error (2)" [ "$code" = 2 ]
-check "usage error on one line with the mlgo-ra prefix" grep -q "^mlgo-ra: error: " <<<"$err"
+check "usage error on one line with the mlgo-ra prefix" \
+  [ "$(wc -l <<<"$err")" = 1 -a "${err#mlgo-ra: error: }" != "$err" ]
 
 run "$MLGO_RA" frobnicate
 check "an unknown subcommand exits 2" [ "$code" = 2 ]
+check "and is named" [ "$err" = "mlgo-ra: error: unknown subcommand 'frobnicate' (see 'mlgo-ra --help')" ]
 
 run "$MLGO_RA" extract-corpus --help
 check "subcommand --help exits 0 and explains the input" \
@@ -24,7 +26,8 @@ check "subcommand --help exits 0 and explains the input" \
 
 run "$MLGO_RA" extract-corpus some/dir
 check "a missing required option exits 2" [ "$code" = 2 ]
-check "and says which" grep -q "^mlgo-ra: error: --output is required" <<<"$err"
+check "and says which, on one line, with where to read more" \
+  [ "$err" = "mlgo-ra: error: --output is required (see 'mlgo-ra extract-corpus --help')" ]
 
 run "$MLGO_RA" extract-corpus some/dir -o x --input-kind bogus
 check "a bad option value exits 2" [ "$code" = 2 ]
