@@ -4,9 +4,9 @@
 #include "Commands.h"
 #include "ExitCode.h"
 #include "NumberOptions.h"
-#include "compile/InteractiveCompile.h"
 #include "replay/Replay.h"
 #include "support/CacheDirectory.h"
+#include "support/Interrupt.h"
 #include "train/Train.h"
 
 #include "llvm/Support/raw_ostream.h"

@@ -4,7 +4,8 @@
 /// per function) and KEY.events (the cycles of every event).
 #pragma once
 
-#include "Replayer.h"
+#include "Replay.h"
+#include "Replayed.h"
 
 #include <optional>
 

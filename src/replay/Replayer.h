@@ -3,18 +3,12 @@
 /// exact costs are known or cached; and the ReplayResult that reports it.
 #pragma once
 
-#include "CostModel.h"
 #include "Replay.h"
+#include "Replayed.h"
 #include "support/Progress.h"
 #include "trace/TraceProfile.h"
 
 namespace mlgo {
-
-/// What a replay computed: the refill's counts and the predicted costs.
-struct Replayed {
-  RefillCounts Counts;
-  PredictedCosts Costs;
-};
 
 /// The pseudo-functions that replayed unmapped code is attributed to, numbered after
 /// the trace's functions: one per module file name ("[unmapped] libc.so.6").
