@@ -7,6 +7,7 @@
 #include "compile/Variant.h"
 #include "policy/Policy.h"
 #include "support/CacheDirectory.h"
+#include "support/Interrupt.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include <fmt/format.h>

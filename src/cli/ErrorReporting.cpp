@@ -3,8 +3,8 @@
 /// may hold newlines, which are escaped here, once for every message.
 #include "Commands.h"
 #include "ExitCode.h"
-#include "compile/InteractiveCompile.h"
 #include "support/Error.h"
+#include "support/Interrupt.h"
 #include "support/Printable.h"
 
 #include "llvm/Support/WithColor.h"

@@ -1,6 +1,7 @@
 /// \file
-/// mlgo-ra replay: options → ReplayOptions → runReplay (one variant) or compareReplays
-/// (baseline and candidate), printed as text or JSON; --fail-if-slower for CI.
+/// mlgo-ra replay: options → ReplayOptions → a ReplayContext that predicts one variant or
+/// compares two (baseline and candidate), printed as text or JSON; --fail-if-slower for
+/// CI.
 #include "Commands.h"
 #include "ExitCode.h"
 #include "NumberOptions.h"
@@ -73,8 +74,8 @@ void printMismatches(const ReplayResult &R, llvm::StringRef Role) {
                                 printable(M.Function), printable(M.Reason));
 }
 
-int replayOne(const ReplayFlags &F) {
-  auto R = runReplay(F.Options, F.Code);
+int replayOne(const ReplayFlags &F, ReplayContext &Context) {
+  auto R = Context.predict(F.Code);
   if (!R)
     return reportError(R.takeError());
   R->Code = F.shown(R->Code);
@@ -102,8 +103,8 @@ int replayOne(const ReplayFlags &F) {
   return Success;
 }
 
-int compare(const ReplayFlags &F) {
-  auto C = compareReplays(F.Options, F.Baseline, F.Candidate);
+int compare(const ReplayFlags &F, ReplayContext &Context) {
+  auto C = Context.compare(F.Baseline, F.Candidate);
   if (!C)
     return reportError(C.takeError());
   C->Baseline.Code = F.shown(C->Baseline.Code);
@@ -193,7 +194,10 @@ int replay(ReplayFlags &F) {
   int Code = [&] {
     if (llvm::Error E = compileNamedPolicies(F, WorkDir))
       return reportError(std::move(E));
-    return F.Code.empty() ? compare(F) : replayOne(F);
+    auto Context = ReplayContext::create(F.Options);
+    if (!Context)
+      return reportError(Context.takeError());
+    return F.Code.empty() ? compare(F, **Context) : replayOne(F, **Context);
   }();
   llvm::sys::fs::remove_directories(WorkDir);
   return Code;

@@ -4,8 +4,9 @@
 #include "Commands.h"
 #include "ExitCode.h"
 #include "NumberOptions.h"
-#include "compile/InteractiveCompile.h"
 #include "replay/Replay.h"
+#include "support/CacheDirectory.h"
+#include "support/Interrupt.h"
 #include "train/Train.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -45,6 +46,8 @@ int train(TrainFlags &F) {
   if (llvm::Error E =
           parseSampleOption(F.Sample, "--sample", F.Options.Spans, F.Options.AutoShard))
     return reportError(std::move(E));
+  if (F.Options.CacheDir.empty())
+    F.Options.CacheDir = defaultCacheDirectory();
   installInterruptHandler();
   double Elapsed = 0;
   unsigned Done = 0;
@@ -129,6 +132,10 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
       ->default_val(O.Init);
   Cmd->add_option("--mcpu", O.CPU, "The CPU MCA models")->default_val(O.CPU);
   Cmd->add_option("--clang", O.Clang, "The compiler")->default_val(O.Clang);
+  Cmd->add_option("--cache-dir", O.CacheDir,
+                  "Where the middle ends and the traced binary's exact replay are kept, "
+                  "for the next run on the same corpus and trace (default: "
+                  "$XDG_CACHE_HOME/mlgo-ra or ~/.cache/mlgo-ra)");
   Cmd->add_option("--timeout", O.CompileTimeoutSeconds,
                   "Kill a compile after this many seconds; its pair is dropped")
       ->default_val(O.CompileTimeoutSeconds)

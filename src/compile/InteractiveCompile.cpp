@@ -10,6 +10,7 @@
 #include "ChildProcess.h"
 #include "ProtocolReader.h"
 #include "support/Error.h"
+#include "support/Interrupt.h"
 
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -1,8 +1,11 @@
 /// \file
 /// The replay stage: refill a segment trace with a variant's code and simulate it with
-/// LLVM MCA, for predicted cycles (one variant) or a predicted speedup (two).
+/// LLVM MCA, for predicted cycles (one variant) or a predicted speedup (two). Replays of
+/// one trace share a ReplayContext (ReplayContext.h); runReplay and compareReplays make
+/// one for a single answer.
 #pragma once
 
+#include "ReplayContext.h"
 #include "VariantCode.h"
 #include "support/Json.h"
 
@@ -100,6 +103,9 @@ struct ReplayOptions {
   SpanSettings Spans;
   /// Without a shard in Spans: try AutoShard's first on a long trace (see AutoShard).
   bool AutoShard = true;
+  /// With AutoShard: keep its shard on a long trace whatever its error, the same
+  /// windows for every variant (train: every reward on the same footing).
+  bool KeepAutoShard = false;
   /// Threads that simulate spans (fast replay); 0: one per core.
   unsigned Jobs = 0;
   /// Where fast replay keeps the exact results of references; empty: not kept.
@@ -157,11 +163,7 @@ struct ReplayResult {
 /// it of a linked --baseline, train of its --baseline.
 llvm::Error checkRecordedBinary(llvm::StringRef Trace, llvm::StringRef Binary);
 
-/// Replays the trace on \p Code (a linked binary or a directory of objects). Functions
-/// that do not match the trace fail the replay, or with UseBaseline run the code of the
-/// binary the trace was recorded on (which must then be readable and unchanged). Fast
-/// replay compares the code with that binary's, whose exact replay it computes or
-/// finds in Opts.CacheDir; if the binary cannot be read, the replay is exact.
+/// ReplayContext::predict on a context made for this one replay.
 llvm::Expected<ReplayResult> runReplay(const ReplayOptions &Opts, llvm::StringRef Code);
 
 struct FunctionDelta {
@@ -183,10 +185,7 @@ struct ReplayComparison {
   Json toJSON() const;
 };
 
-/// Replays the trace on \p Baseline and on \p Candidate: the baseline exactly (or from
-/// Opts.CacheDir) and the candidate against it; with Exact, both exactly, in parallel.
-/// A linked baseline must be the binary the trace was recorded on; with UseBaseline,
-/// candidate functions that do not match the trace run the baseline's code.
+/// ReplayContext::compare on a context made for this one comparison.
 llvm::Expected<ReplayComparison> compareReplays(const ReplayOptions &Opts,
                                                 llvm::StringRef Baseline,
                                                 llvm::StringRef Candidate);

@@ -1,6 +1,7 @@
 /// \file
 /// The replay cache: a hash of what decides a replay names its JSON file.
 #include "ReplayCache.h"
+#include "Replayer.h"
 #include "support/ByteCursor.h"
 #include "support/Json.h"
 #include "support/OutputFile.h"
@@ -15,7 +16,7 @@ namespace {
 
 constexpr const char *Format = "mlgo-ra.replay.cached";
 /// Bump when what a replay computes changes (MCA settings, attribution, refill).
-constexpr int Version = 2; // 2: --stack-engine in the key
+constexpr int Version = 3; // 2: --stack-engine in the key; 3: the trace by its hash
 constexpr const char *EventsMagic = "MLGOEVC1";
 
 std::string pathOf(llvm::StringRef Dir, llvm::StringRef Key, llvm::StringRef Suffix) {
@@ -67,22 +68,26 @@ template <typename T> bool read(const Json &J, const char *Field, T &Out) {
 
 } // namespace
 
-llvm::Expected<std::string> replayCacheKey(const ReplayOptions &Opts,
-                                           const TraceProfile &Profile,
-                                           const VariantCode &Code) {
+llvm::Expected<std::string> hashTrace(llvm::StringRef Path) {
+  auto Trace = llvm::MemoryBuffer::getFile(Path);
+  if (!Trace)
+    return inputError(Path, "cannot read: {}", Trace.getError().message());
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef((*Trace)->getBuffer())),
+                     /*LowerCase=*/true);
+}
+
+std::string replayCacheKey(const ReplayOptions &Opts, llvm::StringRef TraceHash,
+                           const VariantCode &Code) {
   // Code that falls back to another image for some functions has no identity of its
   // own: not cached.
-  if (!Code.mismatches().empty())
+  if (TraceHash.empty() || !Code.mismatches().empty())
     return "";
-  auto Trace = llvm::MemoryBuffer::getFile(Profile.Path);
-  if (!Trace)
-    return inputError(Profile.Path, "cannot read: {}", Trace.getError().message());
   // Named, not temporaries in the list: those would die before the loop reads them.
   std::string VersionText = std::to_string(Version), Triple = replayTriple(Opts, Code);
   llvm::SHA256 Hash;
   for (llvm::StringRef Part :
        {llvm::StringRef(Format), llvm::StringRef(VersionText),
-        (*Trace)->getBuffer(), llvm::StringRef(Code.variant().identity()),
+        TraceHash, llvm::StringRef(Code.variant().identity()),
         llvm::StringRef(Opts.CPU), llvm::StringRef(Triple),
         llvm::StringRef(unmappedPolicyName(Opts.Unmapped)),
         llvm::StringRef(Opts.StackEngine ? "stack-engine" : "")}) {

@@ -70,14 +70,12 @@ llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfil
 } // namespace
 
 llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TraceProfile &Profile,
-                                       const VariantCode &Code, Progress &Bar,
-                                       bool RecordEvents) {
+                                       llvm::StringRef TraceHash, const VariantCode &Code,
+                                       Progress &Bar, bool RecordEvents) {
   std::string Key;
-  if (!Opts.CacheDir.empty()) {
-    auto K = replayCacheKey(Opts, Profile, Code);
-    if (!K)
-      return K.takeError();
-    Key = *K;
+  if (!Opts.CacheDir.empty())
+    Key = replayCacheKey(Opts, TraceHash, Code);
+  if (!Key.empty()) {
     if (std::optional<Replayed> Cached = loadCachedReplay(Opts.CacheDir, Key)) {
       Bar.advance(Profile.Instructions);
       return *Cached;

@@ -3,19 +3,12 @@
 /// exact costs are known or cached; and the ReplayResult that reports it.
 #pragma once
 
-#include "CostModel.h"
 #include "Replay.h"
+#include "Replayed.h"
 #include "support/Progress.h"
 #include "trace/TraceProfile.h"
 
-
 namespace mlgo {
-
-/// What a replay computed: the refill's counts and the predicted costs.
-struct Replayed {
-  RefillCounts Counts;
-  PredictedCosts Costs;
-};
 
 /// The pseudo-functions that replayed unmapped code is attributed to, numbered after
 /// the trace's functions: one per module file name ("[unmapped] libc.so.6").
@@ -26,11 +19,11 @@ struct UnmappedFunctions {
 UnmappedFunctions unmappedFunctions(const ReplayOptions &Opts, const TraceProfile &Profile);
 
 /// Every instruction simulated; \p RecordEvents: with the cycles of every event, as a
-/// reference. With Opts.CacheDir, the result is read from the cache when there (with
-/// event cycles), and kept there when computed.
+/// reference. With Opts.CacheDir and \p TraceHash (hashTrace), the result is read from
+/// the cache when there (with event cycles), and kept there when computed.
 llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TraceProfile &Profile,
-                                       const VariantCode &Code, Progress &Bar,
-                                       bool RecordEvents = false);
+                                       llvm::StringRef TraceHash, const VariantCode &Code,
+                                       Progress &Bar, bool RecordEvents = false);
 
 /// Fast replay of \p Code against \p Reference, whose exact costs with event cycles
 /// are \p ReferenceCosts.

@@ -38,7 +38,7 @@ llvm::Expected<std::string> hashObjects(const VariantResult &Variant) {
 llvm::Expected<std::unique_ptr<Evaluator>> Evaluator::create(const EvaluatorOptions &Opts) {
   PlanOptions Planning;
   Planning.Clang = Opts.Clang;
-  Planning.CacheDir = Opts.WorkDir + "/cache";
+  Planning.CacheDir = Opts.CacheDir;
   Planning.Jobs = Opts.Jobs;
   Planning.TimeoutSeconds = Opts.CompileTimeoutSeconds;
   auto Plan = planVariant(Opts.Corpus, Planning);
@@ -90,22 +90,7 @@ llvm::Expected<uint64_t> Evaluator::replayVariant(const VariantResult &Variant,
     if (Reused)
       return It->second;
   }
-  ReplayOptions Replaying;
-  Replaying.Trace = Opts.Trace;
-  Replaying.CPU = Opts.CPU;
-  Replaying.Spans = Opts.Spans;
-  // Every reward on the same footing: train's shard (--sample) or the whole trace.
-  Replaying.AutoShard = false;
-  // Traced functions without bitcode (libraries, assembly) run the baseline's code, the
-  // same in every variant.
-  Replaying.OnCfgMismatch = CfgMismatchPolicy::UseBaseline;
-  Replaying.RecordedBinary = Opts.Baseline;
-  Replaying.ShowProgress = false;
-  // Fast replay against the traced binary, whose exact replay is computed once and kept
-  // beside the middle ends; evaluations already run one per core.
-  Replaying.CacheDir = Opts.WorkDir + "/cache";
-  Replaying.Jobs = 1;
-  auto Replayed = runReplay(Replaying, Variant.Directory);
+  auto Replayed = Opts.Replay->predict(Variant.Directory);
   if (!Replayed)
     return Replayed.takeError();
   std::lock_guard<std::mutex> Guard(CacheLock);

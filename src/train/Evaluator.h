@@ -18,14 +18,14 @@
 namespace mlgo {
 
 struct EvaluatorOptions {
-  std::string Corpus;   ///< the subset corpus (with subset_functions.json)
-  std::string Trace;    ///< the segment trace
-  std::string Baseline; ///< the binary the trace was recorded on
-  std::string WorkDir;  ///< variants (removed after each replay) and the middle-end cache
+  std::string Corpus; ///< the subset corpus (with subset_functions.json)
+  /// The trace, the traced binary and fast replay's settings, read once for every
+  /// evaluation; must outlive the Evaluator.
+  ReplayContext *Replay = nullptr;
+  std::string WorkDir;    ///< variants, removed after each replay
   std::string NamePrefix; ///< of this process's variants (several may share WorkDir)
+  std::string CacheDir;   ///< the middle ends; empty: whole compiles
   std::string Clang = "clang-22";
-  std::string CPU = "skylake";
-  SpanSettings Spans; ///< fast replay's, sampling included
   unsigned Jobs = 1; ///< for planning; evaluations themselves are single-threaded
   double CompileTimeoutSeconds = 600;
 };

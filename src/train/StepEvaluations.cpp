@@ -1,8 +1,8 @@
 /// \file
 /// Laying out, evaluating and serializing a step's evaluations.
 #include "StepEvaluations.h"
-#include "compile/InteractiveCompile.h"
 #include "support/Error.h"
+#include "support/Interrupt.h"
 #include "support/ParallelWork.h"
 
 namespace mlgo {

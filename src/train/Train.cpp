@@ -13,7 +13,6 @@
 #include "policy/Policy.h"
 #include "support/Error.h"
 #include "support/ParallelWork.h"
-#include "trace/TraceProfile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include <algorithm>
@@ -42,17 +41,37 @@ llvm::Expected<Policy> loadInitialPolicy(const TrainOptions &Opts) {
 /// Names this rank's variants apart from other ranks' in the shared work directory.
 std::string variantPrefix(const Team &T) { return fmt::format("r{}-", T.rank()); }
 
-llvm::Expected<std::unique_ptr<Evaluator>> makeEvaluator(const TrainOptions &Opts,
-                                                         const Team &T) {
+/// What every evaluation replays with: fast replay against the traced binary.
+ReplayOptions replayOptions(const TrainOptions &Opts) {
+  ReplayOptions Replaying;
+  Replaying.Trace = Opts.Trace;
+  Replaying.CPU = Opts.CPU;
+  Replaying.Spans = Opts.Spans;
+  // Every reward on the same footing: train's shard (--sample), AutoShard's on a long
+  // trace whatever its error, or the whole trace.
+  Replaying.AutoShard = Opts.AutoShard;
+  Replaying.KeepAutoShard = true;
+  // Traced functions without bitcode (libraries, assembly) run the baseline's code, the
+  // same in every variant.
+  Replaying.OnCfgMismatch = CfgMismatchPolicy::UseBaseline;
+  Replaying.RecordedBinary = Opts.Baseline;
+  Replaying.ShowProgress = false;
+  // The traced binary's exact replay is computed once per trace and kept in the user's
+  // cache; evaluations already run one per core.
+  Replaying.CacheDir = Opts.CacheDir;
+  Replaying.Jobs = 1;
+  return Replaying;
+}
+
+llvm::Expected<std::unique_ptr<Evaluator>>
+makeEvaluator(const TrainOptions &Opts, const Team &T, ReplayContext &Context) {
   EvaluatorOptions Evaluating;
   Evaluating.Corpus = Opts.Corpus;
-  Evaluating.Trace = Opts.Trace;
-  Evaluating.Baseline = Opts.Baseline;
+  Evaluating.Replay = &Context;
   Evaluating.WorkDir = Opts.Output + "/work";
   Evaluating.NamePrefix = variantPrefix(T);
+  Evaluating.CacheDir = Opts.CacheDir;
   Evaluating.Clang = Opts.Clang;
-  Evaluating.CPU = Opts.CPU;
-  Evaluating.Spans = Opts.Spans;
   Evaluating.Jobs = Opts.Jobs;
   Evaluating.CompileTimeoutSeconds = Opts.CompileTimeoutSeconds;
   return Evaluator::create(Evaluating);
@@ -83,7 +102,8 @@ evaluateStep(Team &T, Evaluator &Eval, const Policy &Init, const TrainOptions &O
 }
 
 /// A rank other than the leader: evaluates its share of each step it is sent.
-llvm::Expected<TrainResult> follow(Team &T, const TrainOptions &Opts) {
+llvm::Expected<TrainResult> follow(Team &T, const TrainOptions &Opts,
+                                   ReplayContext &Context) {
   auto Init = loadInitialPolicy(Opts);
   if (!Init)
     return Init.takeError();
@@ -100,7 +120,7 @@ llvm::Expected<TrainResult> follow(Team &T, const TrainOptions &Opts) {
     // Only once the leader has checked and locked the output directory (it shares a
     // step after that) does this rank write into it.
     if (!Eval) {
-      auto Made = makeEvaluator(Opts, T);
+      auto Made = makeEvaluator(Opts, T, Context);
       if (!Made)
         return Made.takeError();
       Eval = std::move(*Made);
@@ -112,7 +132,8 @@ llvm::Expected<TrainResult> follow(Team &T, const TrainOptions &Opts) {
 }
 
 /// Rank 0 (or the only process): the optimizer, the log and the checkpoint.
-llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts) {
+llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts,
+                                 ReplayContext &Context) {
   auto Init = loadInitialPolicy(Opts);
   if (!Init)
     return Init.takeError();
@@ -149,7 +170,7 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts) {
     State.Optimizer = Adam(Size, Opts.StepSize);
     llvm::sys::fs::remove(LogPath);
   }
-  auto Eval = makeEvaluator(Opts, T);
+  auto Eval = makeEvaluator(Opts, T, Context);
   if (!Eval)
     return Eval.takeError();
 
@@ -289,14 +310,13 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
   // As replay does: the trace's binary is the reference of every fast replay.
   if (llvm::Error E = checkRecordedBinary(Given.Trace, Given.Baseline))
     return E;
+  // The trace is read once for every evaluation of the run; the automatic shard is the
+  // context's decision, and the checkpoint records it.
+  auto Replay = ReplayContext::create(replayOptions(Given));
+  if (!Replay)
+    return Replay.takeError();
   TrainOptions Opts = Given;
-  if (Opts.AutoShard && !Opts.Spans.samples()) {
-    auto Profile = profileTrace(Opts.Trace);
-    if (!Profile)
-      return Profile.takeError();
-    if (AutoShard::fits(Profile->ThreadEvents))
-      AutoShard::sampleIn(Opts.Spans);
-  }
+  Opts.Spans = (*Replay)->options().Spans;
   std::unique_ptr<Team> T;
   if (Opts.Mpi) {
     auto Joined = mpiTeam();
@@ -306,7 +326,7 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
   } else {
     T = localTeam();
   }
-  auto Result = T->leader() ? lead(*T, Opts) : follow(*T, Opts);
+  auto Result = T->leader() ? lead(*T, Opts, **Replay) : follow(*T, Opts, **Replay);
   // The other ranks wait for this one: an error ends the whole job.
   if (!Result && T->size() > 1)
     T->abort(Opts.ReportError ? Opts.ReportError(Result.takeError()) : 1);

@@ -37,6 +37,9 @@ struct TrainOptions {
   /// at most 0.017 points on it, docs/fast-replay-status.md), else the whole trace.
   bool AutoShard = true;
   std::string Clang = "clang-22";
+  /// The middle ends and the traced binary's exact replay, kept for the next run on
+  /// the same corpus and trace (as replay's --cache-dir); empty: not kept.
+  std::string CacheDir;
   double CompileTimeoutSeconds = 600;
   bool Resume = false;
   /// Train on the ranks of an MPI job (mpirun); rank 0 leads.

@@ -1,5 +1,6 @@
 #include "CompileFixture.h"
 #include "TestSupport.h"
+#include "support/Interrupt.h"
 
 #include <signal.h>
 

@@ -1,7 +1,7 @@
 /// \file
 /// Interrupts: a signal only sets a flag; every compile polls it (the poll loop wakes
 /// at least every 50 ms), so cleanup happens in ordinary code, not in a handler.
-#include "InteractiveCompile.h"
+#include "Interrupt.h"
 
 #include <atomic>
 #include <signal.h>
