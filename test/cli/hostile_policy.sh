@@ -45,7 +45,7 @@ for value in nan inf -1; do
   run "$MLGO_RA" replay --trace "$work/app.bbtrace" --baseline "$work/app" --candidate \
     "$work/app" --fail-if-slower "$value"
   check "--fail-if-slower $value is a usage error (2)" [ "$code" = 2 ]
-  check "saying why" grep -q "^mlgo-ra: error: --fail-if-slower: $value is not a finite number at least 0$" <<<"$err"
+  check "saying why" grep -q "^mlgo-ra: error: --fail-if-slower: $value is not a finite number at least 0 (see 'mlgo-ra replay --help')$" <<<"$err"
 done
 for option in "--step-size inf" "--step-size 0" "--sigma nan" "--sigma -0.5" "--timeout nan"; do
   run train "$work/opt-run" --iterations 1 $option
