@@ -14,15 +14,18 @@ namespace mlgo::fuzz {
 namespace {
 
 const std::string &scratch() {
-  static const std::string Dir = [] {
+  // Never destroyed: the exit handler that removes the directory runs after static
+  // destructors would have.
+  static const std::string *Dir = [] {
     const char *Base = llvm::sys::fs::is_directory("/dev/shm") ? "/dev/shm" : "/tmp";
-    std::string D = std::string(Base) + "/mlgo-ra-fuzz." + std::to_string(::getpid());
-    llvm::sys::fs::create_directories(D);
+    auto *D = new std::string(std::string(Base) + "/mlgo-ra-fuzz." +
+                              std::to_string(::getpid()));
+    llvm::sys::fs::create_directories(*D);
     // Removed at exit; a crash leaves it for the one who reads the crash.
     std::atexit([] { llvm::sys::fs::remove_directories(scratch()); });
     return D;
   }();
-  return Dir;
+  return *Dir;
 }
 
 } // namespace
