@@ -63,8 +63,10 @@ bool RegisterPairing::followInstructions(const RegisterAccesses &Variant, uint32
                Reference.Begin[J + 1] - Reference.Begin[J];
   uint32_t Count = std::min(Variant.Begin[I + 1] - Variant.Begin[I],
                             Reference.Begin[J + 1] - Reference.Begin[J]);
-  const RegisterAccess *V = &Variant.Accesses[Variant.Begin[I]];
-  const RegisterAccess *R = &Reference.Accesses[Reference.Begin[J]];
+  // data() + offset, not &v[offset]: a code without register accesses has an empty
+  // vector, and indexing it is undefined even when nothing is read.
+  const RegisterAccess *V = Variant.Accesses.data() + Variant.Begin[I];
+  const RegisterAccess *R = Reference.Accesses.data() + Reference.Begin[J];
   for (uint32_t A = 0; A < Count; ++A) {
     if (R[A].SubIndex != V[A].SubIndex || R[A].How != V[A].How)
       Alike = false;

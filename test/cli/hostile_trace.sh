@@ -5,8 +5,16 @@
 # does not exist. Each ends in one error line (exit 2) or a safe result, quickly.
 source "$(dirname "$0")/lib.sh"
 
-# bounded RUN...: runs it with at most 4 GB of address space and 120 seconds.
-bounded() { run bash -c 'ulimit -v 4000000; exec timeout 120 "$@"' bounded "$@"; }
+# bounded RUN...: runs it with at most 4 GB of address space and 120 seconds. An ASan
+# build reserves terabytes of address space for its shadow: there the bound is on the
+# resident memory, which ASan enforces itself (and reports as an error).
+if [ "${SANITIZED:-0}" = 1 ]; then
+  bounded() {
+    ASAN_OPTIONS="${ASAN_OPTIONS:-}:hard_rss_limit_mb=4000" run timeout 120 "$@"
+  }
+else
+  bounded() { run bash -c 'ulimit -v 4000000; exec timeout 120 "$@"' bounded "$@"; }
+fi
 # error_line CODE [MESSAGE]: exit code CODE and one error line on stderr (that one).
 error_line() {
   [ "$code" = "$1" ] && [ "$(wc -l <<<"$err")" = 1 ] && [[ $err == "mlgo-ra: error: "* ]] &&
