@@ -2,9 +2,9 @@
 /// Reading and writing JSON files with nlohmann-json, exceptions turned into llvm::Error.
 #include "Json.h"
 #include "Error.h"
+#include "InputFile.h"
 #include "OutputFile.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <cmath>
 #include <optional>
@@ -13,13 +13,9 @@ namespace mlgo {
 
 llvm::Expected<Json> readJsonFile(llvm::StringRef Path) {
   // A device or FIFO could give bytes without end (/dev/zero).
-  llvm::sys::fs::file_status Status;
-  if (!llvm::sys::fs::status(Path, Status) &&
-      Status.type() != llvm::sys::fs::file_type::regular_file)
-    return inputError(Path, "is not a regular file");
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  auto Buffer = readRegularFile(Path);
   if (!Buffer)
-    return inputError(Path, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   try {
     return Json::parse((*Buffer)->getBuffer().begin(), (*Buffer)->getBuffer().end());
   } catch (const nlohmann::json::exception &E) {

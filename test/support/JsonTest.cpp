@@ -62,7 +62,7 @@ TEST_CASE("Numbers must fit the type they are read as", "[support]") {
 }
 
 TEST_CASE("Only regular files are read as JSON", "[support]") {
-  CHECK(requireError(readJsonFile("/dev/zero")) == "/dev/zero: is not a regular file");
+  CHECK(requireError(readJsonFile("/dev/zero")) == "/dev/zero: not a regular file");
   std::string Dir = makeTempDir("json-dir");
-  CHECK(requireError(readJsonFile(Dir)) == Dir + ": is not a regular file");
+  CHECK(requireError(readJsonFile(Dir)) == Dir + ": is a directory, not a file");
 }
