@@ -32,6 +32,7 @@ struct ReplayFlags {
     return It == PolicyOf.end() ? Code : "policy " + It->second;
   }
   std::string Sample = "auto"; ///< auto, none or LENGTH/EVERY
+  bool Fast = false;
   std::optional<double> FailIfSlower;
   size_t Top = 10;
   bool Json = false;
@@ -40,7 +41,7 @@ struct ReplayFlags {
 /// Which replay ran, and how much MCA simulated for it.
 std::string describeMode(const ReplayResult &R) {
   if (R.Exact)
-    return "exact (every instruction simulated)";
+    return fmt::format("exact (every instruction simulated, {} engine)", engineName(R.Engine));
   std::string Shard;
   if (!R.Sampling.empty())
     Shard = fmt::format("; sampled {} events{}, standard error {:.0f} cycles", R.Sampling,
@@ -51,8 +52,8 @@ std::string describeMode(const ReplayResult &R) {
                         AutoShard::name(), 100 * *R.AutoShardError,
                         AutoShard::MaxErrorPoints);
   return fmt::format("fast ({} of {} instructions simulated, where the code differs from "
-                     "the reference's{})",
-                     R.Simulated, R.Instructions, Shard);
+                     "the reference's{}; {} engine)",
+                     R.Simulated, R.Instructions, Shard, engineName(R.Engine));
 }
 
 std::string describeModeled(const ReplayResult &R) {
@@ -250,10 +251,25 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
                                                 {"replay", UnmappedPolicy::Replay}},
           CLI::ignore_case))
       ->default_str("skip");
-  Cmd->add_flag("--exact", Flags->Options.Exact,
-                "Simulate every traced instruction of each variant (the reference; slow) "
-                "instead of only where its code differs from the traced binary's or the "
-                "baseline's");
+  Cmd->add_option("--engine", Flags->Options.Engine,
+                  "The CPU model: 'flow' times the instruction stream in one pass from the "
+                  "scheduling model's data (x86-64 out-of-order cores; models the stack "
+                  "engine and store-to-load forwarding), 'mca' simulates LLVM MCA's "
+                  "pipeline (the reference; any CPU with a scheduling model; slow)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, EngineKind>{{"mca", EngineKind::Mca},
+                                            {"flow", EngineKind::Flow}},
+          CLI::ignore_case))
+      ->default_str("mca");
+  CLI::Option *Exact = Cmd->add_flag(
+      "--exact", Flags->Options.Exact,
+      "Simulate every traced instruction of each variant (the default with --engine flow) "
+      "instead of only where its code differs from the traced binary's or the baseline's");
+  CLI::Option *Fast = Cmd->add_flag(
+      "--fast", Flags->Fast,
+      "Fast replay: simulate only where a variant's code differs from the traced "
+      "binary's or the baseline's (the default with --engine mca)");
+  Fast->excludes(Exact);
   Cmd->add_option("--cache-dir", Flags->Options.CacheDir,
                   "Where the exact replays that fast replay compares with, and the middle "
                   "ends of --corpus compiles, are kept (default: $XDG_CACHE_HOME/mlgo-ra "
@@ -291,16 +307,21 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
     if (!Code->count() && !Cmd->count("--baseline"))
       throw CLI::RequiredError("--code or --baseline with --candidate");
   });
-  Sample->excludes(Cmd->get_option("--exact"));
+  Sample->excludes(Exact);
   return {Cmd, [Flags, Cmd] {
             if (llvm::Error E = parseSampleOption(Flags->Sample, "--sample",
                                                   Flags->Options.Spans,
                                                   Flags->Options.AutoShard))
               return reportError(std::move(E));
+            // The flow engine replays whole traces unless told otherwise: it is fast
+            // enough, and fast replay's spans only add their error.
+            if (Flags->Options.Engine == EngineKind::Flow && !Flags->Fast &&
+                !Cmd->count("--sample"))
+              Flags->Options.Exact = true;
             // The stack engine lets the pipeline run further ahead: spans must be
             // longer to converge (docs/fast-replay-status.md).
-            if (Flags->Options.StackEngine && !Cmd->count("--warm-up") &&
-                !Cmd->count("--settle"))
+            if ((Flags->Options.StackEngine || Flags->Options.Engine == EngineKind::Flow) &&
+                !Cmd->count("--warm-up") && !Cmd->count("--settle"))
               Flags->Options.Spans.WarmUp = Flags->Options.Spans.Settle =
                   SpanSettings::StackEngineSpan;
             if (Flags->Options.CacheDir.empty())

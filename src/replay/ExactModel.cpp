@@ -1,19 +1,18 @@
 /// \file
-/// Exact replay: one streaming MCA core per traced thread.
+/// Exact replay: one simulated core per traced thread.
 #include "ExactModel.h"
 
 namespace mlgo {
 
 llvm::Error ExactModel::onCode(uint32_t ThreadId, const RefilledCode &Code) {
   if (ThreadId != LastThread || !Last) {
-    Core &C = Cores[ThreadId];
-    if (!C.Sim) {
-      C.Builder = std::make_unique<McaInstructionBuilder>(Target);
-      C.Sim = std::make_unique<McaSimulator>(Target, *C.Builder, NumFunctions);
+    std::unique_ptr<CoreSimulator> &Core = Threads[ThreadId];
+    if (!Core) {
+      Core = Cores.startCore(NumFunctions);
       if (RecordEvents)
-        C.Sim->recordEventCycles(EventCycles[ThreadId]);
+        Core->recordEventCycles(EventCycles[ThreadId]);
     }
-    Last = C.Sim.get();
+    Last = Core.get();
     LastThread = ThreadId;
   }
   return Last->add(Code);
@@ -23,15 +22,15 @@ llvm::Expected<PredictedCosts> ExactModel::finish() {
   PredictedCosts Costs;
   Costs.FunctionCycles.assign(NumFunctions, 0);
   Costs.FunctionInstructions.assign(NumFunctions, 0);
-  for (auto &[Thread, C] : Cores) {
-    if (llvm::Error E = C.Sim->finish())
+  for (auto &[Thread, Core] : Threads) {
+    if (llvm::Error E = Core->finish())
       return E;
-    Costs.Cycles += C.Sim->cycles();
-    Costs.Instructions += C.Sim->instructions();
+    Costs.Cycles += Core->cycles();
+    Costs.Instructions += Core->instructions();
     ++Costs.Threads;
     for (size_t F = 0; F < NumFunctions; ++F) {
-      Costs.FunctionCycles[F] += C.Sim->cyclesByFunction()[F];
-      Costs.FunctionInstructions[F] += C.Sim->instructionsByFunction()[F];
+      Costs.FunctionCycles[F] += Core->cyclesByFunction()[F];
+      Costs.FunctionInstructions[F] += Core->instructionsByFunction()[F];
     }
   }
   Costs.Simulated = Costs.Instructions;

@@ -131,7 +131,7 @@ private:
 };
 
 struct McaInstructionBuilder::Impl {
-  explicit Impl(const McaTarget &T) {
+  explicit Impl(const McaTarget &T) : InstrInfo(T.instrInfo()) {
     Instruments.reset(T.target().createInstrumentManager(T.subtarget(), T.instrInfo()));
     if (!Instruments)
       Instruments = std::make_unique<llvm::mca::InstrumentManager>(T.subtarget(),
@@ -141,6 +141,20 @@ struct McaInstructionBuilder::Impl {
         CallLatency);
   }
 
+  /// InstrBuilder::createInstruction, without its warning on stderr.
+  llvm::Expected<std::unique_ptr<llvm::mca::Instruction>>
+  create(const llvm::MCInst &Inst, const llvm::SmallVector<llvm::mca::Instrument *> &None) {
+    auto Create = [&] { return Builder->createInstruction(Inst, None); };
+    const llvm::MCInstrDesc &Desc = InstrInfo.get(Inst.getOpcode());
+    bool Warns = (Desc.isCall() && !SeenCall) || (Desc.isReturn() && !SeenReturn);
+    if (!Warns)
+      return Create();
+    SeenCall |= Desc.isCall();
+    SeenReturn |= Desc.isReturn();
+    return withoutStderr(Create);
+  }
+
+  const llvm::MCInstrInfo &InstrInfo;
   std::unique_ptr<llvm::mca::InstrumentManager> Instruments;
   std::unique_ptr<llvm::mca::InstrBuilder> Builder;
   /// InstrBuilder warns once per builder; see withoutStderr.
@@ -151,6 +165,12 @@ McaInstructionBuilder::McaInstructionBuilder(const McaTarget &Target)
     : I(std::make_unique<Impl>(Target)) {}
 
 McaInstructionBuilder::~McaInstructionBuilder() = default;
+
+llvm::Expected<std::unique_ptr<llvm::mca::Instruction>>
+McaInstructionBuilder::create(const llvm::MCInst &Inst) {
+  const llvm::SmallVector<llvm::mca::Instrument *> NoInstruments;
+  return I->create(Inst, NoInstruments);
+}
 
 struct McaSimulator::Impl {
   Impl(const McaTarget &T, McaInstructionBuilder::Impl &Instructions)
@@ -192,62 +212,65 @@ struct McaSimulator::Impl {
   /// Instructions the pipeline is done with, by descriptor, for reuse.
   llvm::DenseMap<const llvm::mca::InstrDesc *, llvm::SmallVector<llvm::mca::Instruction *, 8>>
       Free;
-  /// The functions of queued, not yet retired instructions: (function, count) runs,
-  /// oldest first. Instructions retire in order.
-  std::deque<std::pair<uint32_t, uint32_t>> Unretired;
-  /// The same, by event, when recording event cycles.
-  std::deque<std::pair<uint64_t, uint32_t>> UnretiredEvents;
+  /// Queued, not yet retired instructions by their code: oldest first (instructions
+  /// retire in order).
+  struct Queued {
+    uint32_t Function;
+    uint64_t Event;
+    uint32_t Count;
+  };
+  std::deque<Queued> Unretired;
 };
 
 McaSimulator::McaSimulator(const McaTarget &Target, McaInstructionBuilder &Builder,
                            uint32_t NumFunctions)
-    : I(std::make_unique<Impl>(Target, *Builder.I)), StackPointer(Target.stackPointer()),
-      FunctionCycles(NumFunctions),
-      FunctionInstructions(NumFunctions) {
+    : CoreSimulator(NumFunctions), I(std::make_unique<Impl>(Target, *Builder.I)),
+      StackPointer(Target.stackPointer()) {
   I->Listener = std::make_unique<RetireListener>(*this);
   I->Pipeline->addEventListener(I->Listener.get());
 }
 
-McaSimulator::~McaSimulator() = default;
+McaSimulator::~McaSimulator() {
+  I.reset(); // lets go of the builder's recycling pool first
+  if (Lender)
+    Lender->giveBack(std::move(Borrowed));
+}
+
+std::unique_ptr<CoreSimulator> McaEngine::startCore(uint32_t NumFunctions) {
+  std::unique_ptr<McaInstructionBuilder> Builder;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (!Idle.empty()) {
+      Builder = std::move(Idle.back());
+      Idle.pop_back();
+    }
+  }
+  if (!Builder)
+    Builder = std::make_unique<McaInstructionBuilder>(target());
+  auto Core = std::make_unique<McaSimulator>(target(), *Builder, NumFunctions);
+  Core->Lender = this;
+  Core->Borrowed = std::move(Builder);
+  return Core;
+}
+
+void McaEngine::giveBack(std::unique_ptr<McaInstructionBuilder> Builder) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  Idle.push_back(std::move(Builder));
+}
 
 void McaSimulator::onRetire() {
   auto &Oldest = I->Unretired.front();
-  uint32_t Function = Oldest.first;
-  if (--Oldest.second == 0)
+  // Retirement happens within the current cycle, so Elapsed + 1 have passed.
+  retired(Oldest.Function, Oldest.Event, Elapsed + 1);
+  if (--Oldest.Count == 0)
     I->Unretired.pop_front();
-  ++Retired;
-  ++FunctionInstructions[Function];
-  LastRetiredFunction = Function;
-  // Retirement happens within the current cycle, so Cycles + 1 have passed.
-  FunctionCycles[Function] += Cycles + 1 - Attributed;
-  if (EventCycles) {
-    auto &Event = I->UnretiredEvents.front();
-    LastRetiredEvent = Event.first;
-    attributeToEvent(Event.first, Cycles + 1 - Attributed);
-    if (--Event.second == 0)
-      I->UnretiredEvents.pop_front();
-  }
-  Attributed = Cycles + 1;
-}
-
-void McaSimulator::attributeToEvent(uint64_t Event, uint64_t Cycles) {
-  if (EventCycles->size() <= Event)
-    EventCycles->resize(std::max<size_t>(Event + 1, EventCycles->size() * 2));
-  (*EventCycles)[Event] += Cycles;
 }
 
 llvm::Error McaSimulator::add(const RefilledCode &Code) {
   uint32_t Added = 0;
   McaInstructionBuilder::Impl &B = I->Instructions;
   for (const llvm::MCInst &Inst : Code.Instructions) {
-    auto Create = [&] { return B.Builder->createInstruction(Inst, I->NoInstruments); };
-    const llvm::MCInstrDesc &Desc = I->InstrInfo.get(Inst.getOpcode());
-    bool Warns = (Desc.isCall() && !B.SeenCall) || (Desc.isReturn() && !B.SeenReturn);
-    if (Warns) {
-      B.SeenCall |= Desc.isCall();
-      B.SeenReturn |= Desc.isReturn();
-    }
-    auto New = Warns ? withoutStderr(Create) : Create();
+    auto New = B.create(Inst, I->NoInstruments);
     if (New) {
       ++Created;
       applyStackEngine(**New, StackPointer);
@@ -264,12 +287,8 @@ llvm::Error McaSimulator::add(const RefilledCode &Code) {
     }
     ++Added;
   }
-  if (!I->Unretired.empty() && I->Unretired.back().first == Code.Function)
-    I->Unretired.back().second += Added;
-  else if (Added)
-    I->Unretired.push_back({Code.Function, Added});
-  if (EventCycles && Added)
-    I->UnretiredEvents.push_back({Code.Event, Added});
+  if (Added)
+    I->Unretired.push_back({Code.Function, Code.Event, Added});
   Pending += Added;
   return Pending >= BatchSize ? run() : llvm::Error::success();
 }
@@ -298,12 +317,7 @@ llvm::Error McaSimulator::finish() {
   I->Source.endOfStream();
   if (llvm::Error E = run())
     return E;
-  if (Retired && Attributed < Cycles) { // cycles after the last retirement
-    FunctionCycles[LastRetiredFunction] += Cycles - Attributed;
-    if (EventCycles)
-      attributeToEvent(LastRetiredEvent, Cycles - Attributed);
-    Attributed = Cycles;
-  }
+  ended(Elapsed);
   return llvm::Error::success();
 }
 

@@ -6,7 +6,7 @@
 /// function.
 #pragma once
 
-#include "Refill.h"
+#include "CoreSimulator.h"
 
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -15,7 +15,12 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <mutex>
 #include <vector>
+
+namespace llvm::mca {
+class Instruction;
+}
 
 namespace mlgo {
 
@@ -48,11 +53,14 @@ private:
 
 /// Turns MCInsts into mca::Instructions for one CPU, computing each opcode's descriptor
 /// once: long-lived, so that the many short simulations of fast replay share that work.
-/// Used by one McaSimulator at a time.
+/// Used by one McaSimulator (or one FlowEngine) at a time.
 class McaInstructionBuilder {
 public:
   explicit McaInstructionBuilder(const McaTarget &Target);
   ~McaInstructionBuilder();
+
+  /// A new mca::Instruction for \p Inst (never a recycled one).
+  llvm::Expected<std::unique_ptr<llvm::mca::Instruction>> create(const llvm::MCInst &Inst);
 
 private:
   friend class McaSimulator;
@@ -60,51 +68,51 @@ private:
   std::unique_ptr<Impl> I;
 };
 
-/// One simulated core running one stream of instructions.
-class McaSimulator {
+/// LLVM MCA's pipeline as a CoreSimulator.
+class McaSimulator : public CoreSimulator {
 public:
-  /// \p NumFunctions sizes the per-function attribution; a "function" is whatever the
-  /// caller tags code with (RefilledCode::Function). \p Builder must outlive the
-  /// simulator and serve no other simulator meanwhile.
+  /// \p Builder must outlive the simulator and serve no other simulator meanwhile.
   McaSimulator(const McaTarget &Target, McaInstructionBuilder &Builder,
                uint32_t NumFunctions);
-  ~McaSimulator();
-
-  /// Also adds the cycles of each retired instruction to \p Costs[its code's Event]
-  /// (growing it as needed), from now on.
-  void recordEventCycles(std::vector<uint32_t> &Costs) { EventCycles = &Costs; }
+  ~McaSimulator() override;
 
   /// Queues the instructions of \p Code, simulating whenever a batch is full.
-  llvm::Error add(const RefilledCode &Code);
+  llvm::Error add(const RefilledCode &Code) override;
   /// Ends the stream and simulates until the last instruction retires.
-  llvm::Error finish();
-
-  uint64_t cycles() const { return Cycles; }
-  uint64_t instructions() const { return Retired; }
-  /// Cycles per function: each retired instruction gets the cycles since the previous
-  /// retirement, so they add up to cycles().
-  const std::vector<uint64_t> &cyclesByFunction() const { return FunctionCycles; }
-  const std::vector<uint64_t> &instructionsByFunction() const {
-    return FunctionInstructions;
-  }
+  llvm::Error finish() override;
 
 private:
+  friend class McaEngine;
   struct Impl;
   class RetireListener;
   llvm::Error run();
-  void onCycleEnd() { ++Cycles; }
+  void onCycleEnd() { ++Elapsed; }
   void onRetire();
-  void attributeToEvent(uint64_t Event, uint64_t Cycles);
 
   std::unique_ptr<Impl> I;
   llvm::MCRegister StackPointer;
-  uint64_t Cycles = 0, Retired = 0, Attributed = 0;
-  uint32_t LastRetiredFunction = 0;
-  uint64_t LastRetiredEvent = 0;
-  std::vector<uint32_t> *EventCycles = nullptr;
+  uint64_t Elapsed = 0;
   uint32_t Pending = 0; ///< instructions added since the pipeline last ran
   uint32_t Created = 0; ///< new (not recycled) instructions in the source
-  std::vector<uint64_t> FunctionCycles, FunctionInstructions;
+  /// With a core of McaEngine: the builder it lent, given back at the end.
+  class McaEngine *Lender = nullptr;
+  std::unique_ptr<McaInstructionBuilder> Borrowed;
+};
+
+/// Cores that are MCA pipelines; each borrows an instruction builder from a pool, so
+/// that the many short simulations of fast replay share their descriptors.
+class McaEngine : public Engine {
+public:
+  explicit McaEngine(std::unique_ptr<McaTarget> Target)
+      : Engine(EngineKind::Mca, std::move(Target)) {}
+  std::unique_ptr<CoreSimulator> startCore(uint32_t NumFunctions) override;
+
+private:
+  friend class McaSimulator;
+  void giveBack(std::unique_ptr<McaInstructionBuilder> Builder);
+
+  std::mutex Lock;
+  std::vector<std::unique_ptr<McaInstructionBuilder>> Idle;
 };
 
 } // namespace mlgo

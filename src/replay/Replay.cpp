@@ -104,6 +104,7 @@ Json ReplayResult::toJSON() const {
     Mismatched.push_back({{"function", M.Function}, {"reason", M.Reason}});
   return {{"code", Code},
           {"cpu", CPU},
+          {"engine", engineName(Engine)},
           {"triple", Triple},
           {"cycles", Cycles},
           {"instructions", Instructions},

@@ -16,7 +16,7 @@ namespace {
 
 constexpr const char *Format = "mlgo-ra.replay.cached";
 /// Bump when what a replay computes changes (MCA settings, attribution, refill).
-constexpr int Version = 3; // 2: --stack-engine in the key; 3: the trace by its hash
+constexpr int Version = 4; // 2: --stack-engine in the key; 3: the trace by its hash; 4: the engine
 constexpr const char *EventsMagic = "MLGOEVC1";
 
 std::string pathOf(llvm::StringRef Dir, llvm::StringRef Key, llvm::StringRef Suffix) {
@@ -90,7 +90,8 @@ std::string replayCacheKey(const ReplayOptions &Opts, llvm::StringRef TraceHash,
         TraceHash, llvm::StringRef(Code.variant().identity()),
         llvm::StringRef(Opts.CPU), llvm::StringRef(Triple),
         llvm::StringRef(unmappedPolicyName(Opts.Unmapped)),
-        llvm::StringRef(Opts.StackEngine ? "stack-engine" : "")}) {
+        llvm::StringRef(Opts.StackEngine ? "stack-engine" : ""),
+        llvm::StringRef(engineName(Opts.Engine))}) {
     Hash.update(std::to_string(Part.size()));
     Hash.update(Part);
   }

@@ -35,22 +35,22 @@ std::string replayTriple(const ReplayOptions &Opts, const VariantCode &Code) {
 namespace {
 
 using ModelMaker =
-    std::function<std::unique_ptr<CostModel>(const McaTarget &, uint32_t NumFunctions)>;
+    std::function<std::unique_ptr<CostModel>(Engine &, uint32_t NumFunctions)>;
 
 /// Refills the trace with \p Code (paired with \p Reference, if any) into the model
 /// \p Make gives.
 llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfile &Profile,
                                     const VariantCode &Code, const VariantCode *Reference,
                                     const ModelMaker &Make, Progress &Bar) {
-  auto Target = McaTarget::create(replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine);
-  if (!Target)
-    return Target.takeError();
+  auto Cores = Engine::create(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine);
+  if (!Cores)
+    return Cores.takeError();
   auto Reader = SegmentTraceReader::open(Profile.Path);
   if (!Reader)
     return Reader.takeError();
   UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);
   std::unique_ptr<CostModel> Model =
-      Make(**Target, Profile.Header.Functions.size() + Unmapped.Names.size());
+      Make(**Cores, Profile.Header.Functions.size() + Unmapped.Names.size());
   uint64_t Reported = 0;
   auto Counts = refillTrace(
       **Reader, Code, *Model, Unmapped.OfModule,
@@ -83,8 +83,8 @@ llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TracePro
   }
   auto R = replayWith(
       Opts, Profile, Code, nullptr,
-      [&](const McaTarget &Target, uint32_t NumFunctions) {
-        return std::make_unique<ExactModel>(Target, NumFunctions, RecordEvents || !Key.empty());
+      [&](Engine &Cores, uint32_t NumFunctions) {
+        return std::make_unique<ExactModel>(Cores, NumFunctions, RecordEvents || !Key.empty());
       },
       Bar);
   if (R && !Key.empty())
@@ -99,8 +99,8 @@ llvm::Expected<Replayed> replayAgainst(const ReplayOptions &Opts, const TracePro
   unsigned Jobs = Opts.Jobs ? Opts.Jobs : std::max(1u, std::thread::hardware_concurrency());
   return replayWith(
       Opts, Profile, Code, &Reference,
-      [&](const McaTarget &Target, uint32_t NumFunctions) {
-        return std::make_unique<SpanModel>(Target, NumFunctions, Opts.Spans, Jobs,
+      [&](Engine &Cores, uint32_t NumFunctions) {
+        return std::make_unique<SpanModel>(Cores, NumFunctions, Opts.Spans, Jobs,
                                            ReferenceCosts);
       },
       Bar);
@@ -111,6 +111,7 @@ ReplayResult makeResult(const ReplayOptions &Opts, const TraceProfile &Profile,
   ReplayResult R;
   R.Code = Code.variant().path();
   R.CPU = Opts.CPU;
+  R.Engine = Opts.Engine;
   R.Triple = replayTriple(Opts, Code);
   R.Unmapped = Opts.Unmapped;
   R.TraceInstructions = Run.Counts.TraceInstructions;

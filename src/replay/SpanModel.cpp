@@ -11,20 +11,19 @@
 
 namespace mlgo {
 
-SpanModel::SpanModel(const McaTarget &Target, uint32_t NumFunctions,
-                     const SpanSettings &Settings, unsigned Jobs,
-                     const PredictedCosts &Reference)
-    : Target(Target), NumFunctions(NumFunctions), Planner(Settings, Target),
+SpanModel::SpanModel(Engine &Cores, uint32_t NumFunctions, const SpanSettings &Settings,
+                     unsigned Jobs, const PredictedCosts &Reference)
+    : Cores(Cores), NumFunctions(NumFunctions), Planner(Settings, Cores.target()),
       Jobs(std::max(1u, Jobs)), Reference(Reference), Cycles(NumFunctions),
       Instructions(NumFunctions) {}
 
 SpanModel::~SpanModel() = default;
 
-llvm::Error SpanModel::simulate(const Span &S, McaInstructionBuilder &Builder,
-                                std::vector<Delta> &Out) const {
+llvm::Error SpanModel::simulate(const Span &S, std::vector<Delta> &Out) const {
   // The cycles of the warm-up and of a window's cooling go to an extra "function",
   // NumFunctions, and are dropped.
-  McaSimulator Sim(Target, Builder, NumFunctions + 1);
+  std::unique_ptr<CoreSimulator> Core = Cores.startCore(NumFunctions + 1);
+  CoreSimulator &Sim = *Core;
   for (uint32_t I = 0; I < S.Events.size(); ++I) {
     const SpanCode &Code = Planner.codes()[S.Events[I].first];
     uint32_t Tag = I < S.WarmUp || I >= S.Counted ? NumFunctions : Code.Function;
@@ -62,20 +61,8 @@ llvm::Error SpanModel::simulatePlanned() {
   llvm::Error E = runInParallel(Spans.size(), Jobs, [&](size_t I) -> llvm::Error {
     if (Failed)
       return llvm::Error::success();
-    std::unique_ptr<McaInstructionBuilder> Builder;
-    {
-      std::lock_guard<std::mutex> Guard(BuildersLock);
-      if (!Builders.empty()) {
-        Builder = std::move(Builders.back());
-        Builders.pop_back();
-      }
-    }
-    if (!Builder)
-      Builder = std::make_unique<McaInstructionBuilder>(Target);
-    llvm::Error Err = simulate(Spans[I], *Builder, Deltas[I]);
+    llvm::Error Err = simulate(Spans[I], Deltas[I]);
     Failed = Failed || bool(Err);
-    std::lock_guard<std::mutex> Guard(BuildersLock);
-    Builders.push_back(std::move(Builder));
     return Err;
   });
   if (E)

@@ -6,12 +6,11 @@
 #pragma once
 
 #include "CostModel.h"
-#include "McaSimulator.h"
+#include "CoreSimulator.h"
 #include "SpanPlan.h"
 
 #include <map>
 #include <memory>
-#include <mutex>
 
 namespace mlgo {
 
@@ -19,7 +18,7 @@ class SpanModel : public CostModel {
 public:
   /// \p Reference: the exact costs, with event cycles, of the reference that the
   /// refill pairs the code with.
-  SpanModel(const McaTarget &Target, uint32_t NumFunctions, const SpanSettings &Settings,
+  SpanModel(Engine &Cores, uint32_t NumFunctions, const SpanSettings &Settings,
             unsigned Jobs, const PredictedCosts &Reference);
   ~SpanModel() override;
 
@@ -45,17 +44,13 @@ private:
   llvm::Error simulatePlanned();
   /// One standard error of the sampled differences' sum (0 without sampling).
   double samplingError() const;
-  llvm::Error simulate(const Span &S, McaInstructionBuilder &Builder,
-                       std::vector<Delta> &Out) const;
+  llvm::Error simulate(const Span &S, std::vector<Delta> &Out) const;
 
-  const McaTarget &Target;
+  Engine &Cores;
   uint32_t NumFunctions;
   SpanPlanner Planner;
   unsigned Jobs;
   const PredictedCosts &Reference;
-  /// Builders no thread is using: each span borrows one.
-  std::vector<std::unique_ptr<McaInstructionBuilder>> Builders;
-  std::mutex BuildersLock;
   std::vector<int64_t> Cycles, Instructions; ///< per function: variant - reference
   uint64_t Simulated = 0;
   /// With sampling: per window that has spans (thread, ordinal / EVERY), the cycles

@@ -1,0 +1,91 @@
+/// \file
+/// What replay's cost models ask of a CPU model: a simulated core that takes one
+/// thread's refilled instructions in order and gives their cycles, in all and per
+/// function. An Engine makes cores; there are two: LLVM MCA's pipeline (McaSimulator.h,
+/// the reference) and the flow engine (FlowSimulator.h), which times the stream in one
+/// pass from the same scheduling-model data.
+#pragma once
+
+#include "EngineKind.h"
+#include "Refill.h"
+
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace mlgo {
+
+class McaTarget;
+
+/// One simulated core running one stream of instructions.
+class CoreSimulator {
+public:
+  explicit CoreSimulator(uint32_t NumFunctions)
+      : FunctionCycles(NumFunctions), FunctionInstructions(NumFunctions) {}
+  virtual ~CoreSimulator();
+
+  /// Queues (or times) the instructions of \p Code.
+  virtual llvm::Error add(const RefilledCode &Code) = 0;
+  /// Ends the stream: every instruction has retired.
+  virtual llvm::Error finish() = 0;
+
+  /// Also adds the cycles of each retired instruction to \p Costs[its code's Event]
+  /// (growing it as needed), from now on.
+  void recordEventCycles(std::vector<uint32_t> &Costs) { EventCycles = &Costs; }
+
+  uint64_t cycles() const { return Cycles; }
+  uint64_t instructions() const { return Retired; }
+  /// Cycles per function: each retired instruction gets the cycles since the previous
+  /// retirement, so they add up to cycles().
+  const std::vector<uint64_t> &cyclesByFunction() const { return FunctionCycles; }
+  const std::vector<uint64_t> &instructionsByFunction() const {
+    return FunctionInstructions;
+  }
+
+protected:
+  /// An instruction of \p Function and \p Event retired; \p Elapsed cycles have passed
+  /// since the stream began (retirements come in order, Elapsed never decreasing).
+  void retired(uint32_t Function, uint64_t Event, uint64_t Elapsed);
+  /// The stream ended after \p Total cycles: those after the last retirement go to
+  /// the last retired instruction.
+  void ended(uint64_t Total);
+
+  uint64_t Cycles = 0;
+
+private:
+  void attributeToEvent(uint64_t Event, uint64_t Cycles);
+
+  uint64_t Retired = 0, Attributed = 0;
+  uint32_t LastFunction = 0;
+  uint64_t LastEvent = 0;
+  std::vector<uint32_t> *EventCycles = nullptr;
+  std::vector<uint64_t> FunctionCycles, FunctionInstructions;
+};
+
+/// Makes cores for one CPU. Long-lived: the work of describing each distinct
+/// instruction is shared by every core it makes, also by cores on several threads.
+class Engine {
+public:
+  /// With \p StackEngine, x86's push, pop, call and ret do not wait for one another's
+  /// stack pointer (the flow engine always models it).
+  static llvm::Expected<std::unique_ptr<Engine>>
+  create(EngineKind Kind, llvm::StringRef Triple, llvm::StringRef CPU, bool StackEngine);
+  virtual ~Engine();
+
+  EngineKind kind() const { return Kind; }
+  const McaTarget &target() const { return *Target; }
+  /// A core for one stream; \p NumFunctions sizes its per-function attribution (a
+  /// "function" is whatever the caller tags code with: RefilledCode::Function).
+  /// Thread-safe.
+  virtual std::unique_ptr<CoreSimulator> startCore(uint32_t NumFunctions) = 0;
+
+protected:
+  Engine(EngineKind Kind, std::unique_ptr<McaTarget> Target);
+
+private:
+  EngineKind Kind;
+  std::unique_ptr<McaTarget> Target;
+};
+
+} // namespace mlgo

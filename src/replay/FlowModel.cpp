@@ -1,0 +1,304 @@
+/// \file
+/// The flow engine's tables, from the scheduling model, and its instruction
+/// descriptions, from mca::InstrBuilder.
+#include "FlowModel.h"
+#include "support/Error.h"
+
+#include "llvm/ADT/Hashing.h"
+#include "llvm/MC/MCInstrDesc.h"
+#include "llvm/MCA/Instruction.h"
+#include "llvm/MCA/Support.h"
+#include "llvm/TargetParser/Triple.h"
+
+namespace mlgo {
+
+namespace {
+
+uint64_t contentHash(const llvm::MCInst &Inst) {
+  llvm::hash_code H = llvm::hash_combine(Inst.getOpcode(), Inst.getNumOperands());
+  for (const llvm::MCOperand &Op : Inst) {
+    if (Op.isReg())
+      H = llvm::hash_combine(H, 1, Op.getReg().id());
+    else if (Op.isImm())
+      H = llvm::hash_combine(H, 2, Op.getImm());
+    else if (Op.isSFPImm())
+      H = llvm::hash_combine(H, 3, Op.getSFPImm());
+    else if (Op.isDFPImm())
+      H = llvm::hash_combine(H, 4, Op.getDFPImm());
+    else
+      H = llvm::hash_combine(H, 5);
+  }
+  return H;
+}
+
+/// The same opcode and operands. Expressions (which the disassembler does not make)
+/// never compare equal, so such instructions are described each time.
+bool sameContent(const llvm::MCInst &A, const llvm::MCInst &B) {
+  if (A.getOpcode() != B.getOpcode() || A.getNumOperands() != B.getNumOperands())
+    return false;
+  for (unsigned I = 0; I < A.getNumOperands(); ++I) {
+    const llvm::MCOperand &X = A.getOperand(I), &Y = B.getOperand(I);
+    bool Same = (X.isReg() && Y.isReg() && X.getReg() == Y.getReg()) ||
+                (X.isImm() && Y.isImm() && X.getImm() == Y.getImm()) ||
+                (X.isSFPImm() && Y.isSFPImm() && X.getSFPImm() == Y.getSFPImm()) ||
+                (X.isDFPImm() && Y.isDFPImm() && X.getDFPImm() == Y.getDFPImm());
+    if (!Same)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+FlowModel::FlowModel(const McaTarget &Target) : Target(Target) {}
+
+llvm::Expected<std::unique_ptr<FlowModel>> FlowModel::create(const McaTarget &Target) {
+  std::unique_ptr<FlowModel> Model(new FlowModel(Target));
+  if (llvm::Error E = Model->initialize())
+    return E;
+  return Model;
+}
+
+llvm::Error FlowModel::initialize() {
+  const llvm::MCSubtargetInfo &STI = Target.subtarget();
+  const llvm::MCRegisterInfo &MRI = Target.registerInfo();
+  const llvm::MCSchedModel &SM = STI.getSchedModel();
+  llvm::Triple TT(STI.getTargetTriple());
+  if (!TT.isX86() || !TT.isArch64Bit())
+    return inputError("--engine", "the flow engine models x86-64 only, not {}; use --engine mca",
+                      TT.str());
+  // MCA's sizes (llvm::mca::Context::createDefaultPipeline and its units).
+  ReorderBuffer = SM.MicroOpBufferSize;
+  DispatchWidth = std::max(1u, SM.IssueWidth);
+  if (SM.hasExtraProcessorInfo()) {
+    const llvm::MCExtraProcessorInfo &EPI = SM.getExtraProcessorInfo();
+    if (EPI.ReorderBufferSize)
+      ReorderBuffer = EPI.ReorderBufferSize;
+    RetireWidth = EPI.MaxRetirePerCycle;
+    auto QueueSize = [&](unsigned Id) {
+      return Id ? unsigned(std::max(0, SM.getProcResource(Id)->BufferSize)) : 0u;
+    };
+    LoadQueue = QueueSize(EPI.LoadQueueID);
+    StoreQueue = QueueSize(EPI.StoreQueueID);
+    for (unsigned F = 0; F < EPI.NumRegisterFiles; ++F) {
+      const llvm::MCRegisterFileDesc &File = EPI.RegisterFiles[F];
+      // Moves of known zeros only: not modeled, as if none were eliminated.
+      if (!File.MaxMovesEliminatedPerCycle || File.AllowZeroMoveEliminationOnly)
+        continue;
+      MovesEliminated = std::max<unsigned>(MovesEliminated, File.MaxMovesEliminatedPerCycle);
+      for (unsigned C = 0; C < File.NumRegisterCostEntries; ++C) {
+        const llvm::MCRegisterCostEntry &Cost =
+            EPI.RegisterCostTable[File.RegisterCostEntryIdx + C];
+        if (Cost.AllowMoveElimination)
+          MovableClasses.push_back(Cost.RegisterClassID);
+      }
+    }
+  }
+  if (ReorderBuffer < 2)
+    return inputError("--mcpu",
+                      "'{}' is an in-order core, which the flow engine does not model; use "
+                      "--engine mca",
+                      STI.getCPU());
+
+  unsigned NumResources = SM.getNumProcResourceKinds();
+  Masks.resize(NumResources);
+  llvm::mca::computeProcResourceMasks(SM, Masks);
+  Lanes.resize(NumResources);
+  BufferOfResource.assign(NumResources, -1);
+  for (unsigned R = 1; R < NumResources; ++R) {
+    const llvm::MCProcResourceDesc &PR = *SM.getProcResource(R);
+    ResourceOfMask[Masks[R]] = R;
+    if (!PR.SubUnitsIdxBegin)
+      for (unsigned U = 0; U < PR.NumUnits; ++U)
+        Lanes[R].push_back(NumLanes++);
+    if (PR.BufferSize >= 0) {
+      BufferOfResource[R] = BufferSizes.size();
+      // 0 and 1 are in-order resources: one waiting instruction at a time.
+      BufferSizes.push_back(std::max(1, PR.BufferSize));
+    }
+  }
+  for (unsigned R = 1; R < NumResources; ++R) {
+    const llvm::MCProcResourceDesc &PR = *SM.getProcResource(R);
+    if (PR.SubUnitsIdxBegin)
+      for (unsigned U = 0; U < PR.NumUnits; ++U)
+        for (uint16_t Lane : Lanes[PR.SubUnitsIdxBegin[U]])
+          Lanes[R].push_back(Lane);
+  }
+  if (BufferSizes.size() > 255)
+    return inputError("--mcpu", "'{}' has more schedulers than the flow engine models",
+                      STI.getCPU());
+
+  NumRegisterUnits = MRI.getNumRegUnits();
+  UnitsBegin.push_back(0);
+  for (unsigned Reg = 0; Reg < MRI.getNumRegs(); ++Reg) {
+    if (Reg)
+      for (llvm::MCRegUnit Unit : MRI.regunits(llvm::MCRegister(Reg)))
+        Units.push_back(static_cast<uint16_t>(Unit));
+    UnitsBegin.push_back(Units.size());
+  }
+  for (unsigned Reg = 1; Reg < MRI.getNumRegs(); ++Reg) {
+    llvm::StringRef Name = MRI.getName(Reg);
+    if (Name == "RSP")
+      FrameRegisters[StackPointer] = Reg;
+    else if (Name == "RBP")
+      FrameRegisters[FramePointerReg] = Reg;
+  }
+  Builder = std::make_unique<McaInstructionBuilder>(Target);
+  return llvm::Error::success();
+}
+
+llvm::Expected<const FlowInstruction *> FlowModel::describe(const llvm::MCInst &Inst) const {
+  uint64_t Hash = contentHash(Inst);
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto [First, Last] = Described.equal_range(Hash);
+  for (auto It = First; It != Last; ++It)
+    if (sameContent(It->second.first, Inst))
+      return It->second.second;
+  auto D = derive(Inst);
+  if (!D)
+    return D.takeError();
+  Descriptions.push_back(std::move(*D));
+  const FlowInstruction *Described = Descriptions.back().get();
+  this->Described.insert({Hash, {Inst, Described}});
+  return Described;
+}
+
+llvm::Expected<std::unique_ptr<FlowInstruction>>
+FlowModel::derive(const llvm::MCInst &Inst) const {
+  auto Made = Builder->create(Inst);
+  if (!Made)
+    return Made.takeError();
+  const llvm::mca::Instruction &IS = **Made;
+  const llvm::mca::InstrDesc &Desc = IS.getDesc();
+  const llvm::MCSubtargetInfo &STI = Target.subtarget();
+  const llvm::MCSchedModel &SM = STI.getSchedModel();
+  auto D = std::make_unique<FlowInstruction>();
+  D->MicroOps = Desc.NumMicroOps;
+  D->Latency = Desc.MaxLatency;
+  for (const llvm::mca::ReadState &Read : IS.getUses()) {
+    if (!Read.getRegisterID())
+      continue;
+    FlowRead R{Read.getRegisterID(), Read.isIndependentFromDef(),
+               static_cast<uint8_t>(Read.getDescriptor().UseIndex), nullptr};
+    const llvm::MCSchedClassDesc *Class = SM.getSchedClassDesc(Read.getSchedClass());
+    for (const llvm::MCReadAdvanceEntry &Entry : STI.getReadAdvanceEntries(*Class))
+      if (Entry.UseIdx == R.UseIndex)
+        R.Advances = Class;
+    D->Reads.push_back(R);
+  }
+  for (const llvm::mca::WriteState &Write : IS.getDefs())
+    if (Write.getRegisterID())
+      D->Writes.push_back({Write.getRegisterID(), static_cast<uint16_t>(Write.getLatency()),
+                           static_cast<uint16_t>(Write.getWriteResourceID())});
+  for (const auto &[Mask, Use] : Desc.Resources) {
+    auto It = ResourceOfMask.find(Mask);
+    if (It == ResourceOfMask.end() || !Use.size())
+      continue;
+    D->Resources.push_back(
+        {It->second, static_cast<uint16_t>(Use.size()), Use.isReserved()});
+  }
+  for (uint64_t Buffers = Desc.UsedBuffers; Buffers; Buffers &= Buffers - 1) {
+    uint64_t Bit = Buffers & -Buffers;
+    for (unsigned R = 1; R < Masks.size(); ++R)
+      if (llvm::mca::getResourceStateIndex(Masks[R]) == llvm::mca::getResourceStateIndex(Bit) &&
+          BufferOfResource[R] >= 0)
+        D->Buffers.push_back(static_cast<uint8_t>(BufferOfResource[R]));
+  }
+  D->MayLoad = IS.getMayLoad();
+  D->MayStore = IS.getMayStore();
+  D->BeginGroup = IS.getBeginGroup();
+  D->EndGroup = IS.getEndGroup();
+  D->Executes = !Desc.isZeroLatency();
+  if (IS.isOptimizableMove() && MovesEliminated && D->Writes.size() == 1)
+    for (unsigned Class : MovableClasses)
+      if (Target.registerInfo().getRegClass(Class).contains(D->Writes[0].Register))
+        D->MovesRegister = true;
+  followFrame(Inst, *D);
+  return D;
+}
+
+/// Recognizes what x86 instructions do to the stack and frame pointers, by opcode: the
+/// scheduling model does not say, and the flow engine needs it to pair a reload with
+/// the spill it reads (FlowSimulator.h).
+void FlowModel::followFrame(const llvm::MCInst &Inst, FlowInstruction &D) const {
+  const llvm::MCInstrInfo &MCII = Target.instrInfo();
+  const llvm::MCRegisterInfo &MRI = Target.registerInfo();
+  const llvm::MCInstrDesc &Desc = MCII.get(Inst.getOpcode());
+  llvm::StringRef Name = MCII.getName(Inst.getOpcode());
+  auto frameOf = [&](const llvm::MCOperand &Op) {
+    if (Op.isReg())
+      for (int8_t F : {StackPointer, FramePointerReg})
+        if (Op.getReg() == FrameRegisters[F])
+          return FramePointer(F);
+    return NoPointer;
+  };
+  auto reg = [&](unsigned I) -> const llvm::MCOperand & { return Inst.getOperand(I); };
+  bool NoReg[8] = {};
+  for (unsigned I = 0; I < Inst.getNumOperands() && I < 8; ++I)
+    NoReg[I] = reg(I).isReg() && !reg(I).getReg();
+
+  // A memory operand: base, scale, index, displacement, segment.
+  for (unsigned I = 0; I < Desc.getNumOperands() && I + 4 < Inst.getNumOperands(); ++I) {
+    if (Desc.operands()[I].OperandType != llvm::MCOI::OPERAND_MEMORY)
+      continue;
+    FramePointer Base = frameOf(reg(I));
+    if (Base != NoPointer && reg(I + 2).isReg() && !reg(I + 2).getReg() &&
+        reg(I + 3).isImm() && reg(I + 4).isReg() && !reg(I + 4).getReg()) {
+      D.Slot = Base;
+      D.SlotOffset = reg(I + 3).getImm();
+    }
+    break;
+  }
+
+  if (Desc.isCall() || Name.starts_with("PUSH64")) {
+    D.Stack = StackEffect::Push;
+    D.StackBytes = 8;
+    if (Name == "PUSH64r")
+      D.PushesFrame = frameOf(reg(0));
+  } else if (Desc.isReturn() || Name.starts_with("POP64")) {
+    D.Stack = StackEffect::Pop;
+    D.StackBytes = 8;
+    if (Name == "POP64r")
+      D.PopsFrame = frameOf(reg(0));
+  } else if (Name == "LEAVE64") {
+    D.Stack = StackEffect::Leave;
+    D.StackBytes = 8;
+    D.PopsFrame = FramePointerReg;
+  } else if ((Name.starts_with("ADD64ri") || Name.starts_with("SUB64ri")) &&
+             Inst.getNumOperands() == 3 && frameOf(reg(0)) != NoPointer &&
+             reg(1).isReg() && reg(1).getReg() == reg(0).getReg() && reg(2).isImm()) {
+    D.MovesFrameTo = D.MovesFrameFrom = frameOf(reg(0));
+    D.MovesFrameBy = Name.starts_with("ADD") ? reg(2).getImm() : -reg(2).getImm();
+  } else if (Name == "LEA64r" && Inst.getNumOperands() == 6 && frameOf(reg(0)) != NoPointer &&
+             frameOf(reg(1)) != NoPointer && NoReg[3] && reg(4).isImm() && NoReg[5]) {
+    D.MovesFrameTo = frameOf(reg(0));
+    D.MovesFrameFrom = frameOf(reg(1));
+    D.MovesFrameBy = reg(4).getImm();
+  } else if (Name == "MOV64rr" && frameOf(reg(0)) != NoPointer &&
+             frameOf(reg(1)) != NoPointer) {
+    D.MovesFrameTo = frameOf(reg(0));
+    D.MovesFrameFrom = frameOf(reg(1));
+  }
+
+  // The stack engine: push, pop, call and ret neither wait for the stack pointer nor
+  // make others wait for it.
+  if (D.Stack == StackEffect::Push || D.Stack == StackEffect::Pop) {
+    for (FlowRead &R : D.Reads)
+      if (R.Register == FrameRegisters[StackPointer])
+        R.Independent = true;
+    for (FlowWrite &W : D.Writes)
+      if (W.Register == FrameRegisters[StackPointer])
+        W.AtDispatch = true;
+  }
+
+  // Any other write of a frame register gives it a value the engine does not know.
+  for (const FlowWrite &W : D.Writes)
+    for (int8_t F : {StackPointer, FramePointerReg}) {
+      bool Explained = (F == StackPointer && D.Stack != StackEffect::None) ||
+                       F == D.MovesFrameTo || F == D.PopsFrame;
+      if (!Explained && MRI.regsOverlap(W.Register, FrameRegisters[F]))
+        D.ClobbersFrame |= 1 << F;
+    }
+}
+
+} // namespace mlgo

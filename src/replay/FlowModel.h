@@ -1,0 +1,164 @@
+/// \file
+/// The CPU as the flow engine (FlowSimulator.h) sees it, and each distinct instruction
+/// as it times it. Everything comes from the data LLVM MCA uses for the same --mcpu,
+/// derived once: the scheduling model's dispatch width, reorder buffer, retire width,
+/// load and store queues, schedulers and processor resources, and per instruction
+/// mca::InstrBuilder's description (micro-ops, write latencies, read advances, resource
+/// cycles, buffers, loads and stores, zero and dependency-breaking idioms, movable
+/// registers), flattened into small arrays.
+#pragma once
+
+#include "McaSimulator.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCSchedule.h"
+#include "llvm/Support/Error.h"
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace mlgo {
+
+struct FlowRead {
+  llvm::MCPhysReg Register;
+  /// A zero idiom's or dependency-breaking instruction's read, which waits for no
+  /// earlier write.
+  bool Independent;
+  uint8_t UseIndex;
+  /// The scheduling class, when it has read advances for UseIndex: a write that
+  /// forwards early (MCSubtargetInfo::getReadAdvanceCycles).
+  const llvm::MCSchedClassDesc *Advances;
+};
+
+struct FlowWrite {
+  llvm::MCPhysReg Register;
+  uint16_t Latency;
+  uint16_t WriteResource; ///< what read advances match
+  /// The stack pointer as push, pop, call and ret change it: x86's stack engine
+  /// computes it when they dispatch, whenever they execute.
+  bool AtDispatch = false;
+};
+
+/// Cycles on one processor resource (a unit or a group; FlowModel::lanes()).
+struct FlowResourceUse {
+  uint16_t Resource;
+  uint16_t Cycles;
+  /// The whole group is held (MCA's reserved groups), not one of its units.
+  bool Reserved;
+};
+
+/// The frame registers the flow engine follows (the stack and the frame pointer), so
+/// that it knows when a load reads a stack slot an earlier store wrote.
+enum FramePointer : int8_t { NoPointer = -1, StackPointer = 0, FramePointerReg = 1 };
+
+/// What an instruction does to the stack pointer, besides reading and writing it.
+enum class StackEffect : uint8_t {
+  None,
+  Push,  ///< the stack pointer drops by StackBytes, then a store there (push, call)
+  Pop,   ///< a load at the stack pointer, which then rises by StackBytes (pop, ret)
+  Leave, ///< the stack pointer becomes the frame pointer, then a Pop into it
+};
+
+struct FlowInstruction {
+  llvm::SmallVector<FlowRead, 4> Reads;
+  llvm::SmallVector<FlowWrite, 2> Writes;
+  llvm::SmallVector<FlowResourceUse, 4> Resources;
+  llvm::SmallVector<uint8_t, 2> Buffers; ///< FlowModel::buffers() indices
+  uint16_t MicroOps = 0, Latency = 0;
+  bool MayLoad = false, MayStore = false, BeginGroup = false, EndGroup = false;
+  /// False for a zero-latency instruction without resources (nop, a zero idiom on
+  /// most cores): done when dispatched, as in MCA.
+  bool Executes = true;
+  /// A register move the register file can rename away (move elimination).
+  bool MovesRegister = false;
+
+  StackEffect Stack = StackEffect::None;
+  int32_t StackBytes = 0;
+  /// A memory operand [Slot + SlotOffset] on a frame register, without index.
+  FramePointer Slot = NoPointer;
+  int64_t SlotOffset = 0;
+  /// Frame registers written otherwise than by Stack and MovesFrameTo: their values
+  /// are new (bit 0: stack pointer, bit 1: frame pointer).
+  uint8_t ClobbersFrame = 0;
+  /// A frame register set to one plus a constant (mov rbp, rsp; add, sub and lea of
+  /// the stack pointer).
+  FramePointer MovesFrameTo = NoPointer, MovesFrameFrom = NoPointer;
+  int64_t MovesFrameBy = 0;
+  /// A push of a frame register (push rbp) or a pop into one (pop rbp, leave).
+  FramePointer PushesFrame = NoPointer, PopsFrame = NoPointer;
+};
+
+/// One CPU's tables and its instructions' descriptions, shared by every flow core.
+class FlowModel {
+public:
+  /// Fails for a target other than x86 (the frame registers and opcodes it follows)
+  /// and a CPU whose model the engine cannot time.
+  static llvm::Expected<std::unique_ptr<FlowModel>> create(const McaTarget &Target);
+
+  /// The description of \p Inst; thread-safe.
+  llvm::Expected<const FlowInstruction *> describe(const llvm::MCInst &Inst) const;
+
+  unsigned dispatchWidth() const { return DispatchWidth; }
+  unsigned reorderBuffer() const { return ReorderBuffer; }
+  unsigned retireWidth() const { return RetireWidth; } ///< 0: any number a cycle
+  unsigned loadQueue() const { return LoadQueue; }     ///< 0: unbounded
+  unsigned storeQueue() const { return StoreQueue; }   ///< 0: unbounded
+  /// Register moves eliminated a cycle at most (0: none).
+  unsigned movesEliminated() const { return MovesEliminated; }
+  /// A scheduler's size, by the index FlowInstruction::Buffers holds.
+  llvm::ArrayRef<unsigned> buffers() const { return BufferSizes; }
+  /// Units of all processor resources ("lanes"), each busy or free in each cycle; the
+  /// lanes a resource (a unit, or a group of units) can use.
+  unsigned numLanes() const { return NumLanes; }
+  llvm::ArrayRef<uint16_t> lanes(uint16_t Resource) const { return Lanes[Resource]; }
+  unsigned numResources() const { return Lanes.size(); }
+  /// Register units (MCRegUnit): two registers overlap when they share one.
+  unsigned numRegisterUnits() const { return NumRegisterUnits; }
+  llvm::ArrayRef<uint16_t> units(llvm::MCPhysReg Register) const {
+    return llvm::ArrayRef(Units).slice(UnitsBegin[Register],
+                                       UnitsBegin[Register + 1] - UnitsBegin[Register]);
+  }
+  /// How many cycles earlier than its write's latency \p Read may use a value that a
+  /// write of \p WriteResource produced.
+  int readAdvance(const FlowRead &Read, uint16_t WriteResource) const {
+    return Target.subtarget().getReadAdvanceCycles(Read.Advances, Read.UseIndex,
+                                                    WriteResource);
+  }
+
+private:
+  explicit FlowModel(const McaTarget &Target);
+  llvm::Error initialize();
+  llvm::Expected<std::unique_ptr<FlowInstruction>> derive(const llvm::MCInst &Inst) const;
+  void followFrame(const llvm::MCInst &Inst, FlowInstruction &D) const;
+
+  const McaTarget &Target;
+  unsigned DispatchWidth = 1, ReorderBuffer = 1, RetireWidth = 0;
+  unsigned LoadQueue = 0, StoreQueue = 0, MovesEliminated = 0;
+  std::vector<unsigned> BufferSizes;
+  /// By processor resource: its scheduler (BufferSizes index), -1 without.
+  std::vector<int> BufferOfResource;
+  /// By MCA's resource mask (llvm::mca::computeProcResourceMasks): the resource.
+  std::unordered_map<uint64_t, uint16_t> ResourceOfMask;
+  std::vector<uint64_t> Masks;
+  unsigned NumLanes = 0;
+  std::vector<llvm::SmallVector<uint16_t, 4>> Lanes;
+  unsigned NumRegisterUnits = 0;
+  std::vector<uint16_t> Units;
+  std::vector<uint32_t> UnitsBegin;
+  /// Register classes whose moves the register files eliminate.
+  std::vector<unsigned> MovableClasses;
+  llvm::MCPhysReg FrameRegisters[2] = {0, 0}; ///< by FramePointer
+
+  /// Descriptions by the instruction's opcode and operands.
+  mutable std::mutex Lock;
+  mutable std::unique_ptr<McaInstructionBuilder> Builder;
+  mutable std::unordered_multimap<uint64_t, std::pair<llvm::MCInst, const FlowInstruction *>>
+      Described;
+  mutable std::deque<std::unique_ptr<FlowInstruction>> Descriptions;
+};
+
+} // namespace mlgo

@@ -1,0 +1,107 @@
+/// \file
+/// The flow engine: an out-of-order core timed in one pass over the instruction
+/// stream, from the data LLVM MCA uses (FlowModel.h), without a per-cycle loop and
+/// without allocating per instruction. Each instruction, in program order:
+///  - dispatches in the first cycle D, not before the previous one's, with dispatch
+///    slots left (dispatch width, in micro-ops; an instruction wider than that takes
+///    whole cycles; begin- and end-group instructions start and end a cycle), room in
+///    the reorder buffer (micro-ops of dispatched instructions not yet retired), in
+///    each scheduler it uses (instructions dispatched, not yet issued) and in the load
+///    and store queues (until retired);
+///  - issues in the first cycle T > D at which its operands are ready (an earlier
+///    write's issue cycle plus its latency, less the read's advance; zero and
+///    dependency-breaking idioms do not wait) and a unit of each processor resource it
+///    uses is free for its cycles; stores issue in order. Because older instructions
+///    book resources first, younger ones take the cycles left over: oldest-first
+///    selection among ready instructions, as MCA's scheduler does it. Instructions
+///    without latency or resources (and eliminated register moves) are done at D;
+///  - completes at T plus its latency, and retires at the first cycle R after the
+///    previous one's retirement and its completion (retire width permitting).
+/// The cycles of a stream end with its last retirement.
+///
+/// What MCA does not model and real cores do, for the spills and reloads that
+/// eviction policies change:
+///  - the stack engine: push, pop, call and ret do not wait for one another's stack
+///    pointer (McaTarget's --stack-engine for MCA);
+///  - store-to-load forwarding: a load of a stack slot (a push or a [rsp + c] or
+///    [rbp + c] store, the frame registers followed through push, pop, call, ret, add,
+///    sub, lea and mov) that an earlier store wrote gets its value no sooner than a
+///    load's latency after that store issued. MCA treats every load as independent of
+///    every store.
+#pragma once
+
+#include "CoreSimulator.h"
+#include "FlowModel.h"
+
+#include <memory>
+#include <vector>
+
+namespace mlgo {
+
+class FlowSimulator : public CoreSimulator {
+public:
+  FlowSimulator(const FlowModel &Model, uint32_t NumFunctions);
+  ~FlowSimulator() override;
+
+  llvm::Error add(const RefilledCode &Code) override;
+  llvm::Error finish() override;
+
+private:
+  class Lanes;
+  class Frames;
+  class Scheduler;
+  struct Retirements;
+
+  llvm::Expected<const FlowInstruction *> describe(const llvm::MCInst &Inst);
+  uint64_t dispatch(const FlowInstruction &I);
+  /// The first cycle from \p Ready on at which I's resources are free, booked.
+  uint64_t book(const FlowInstruction &I, uint64_t Ready);
+  void time(const FlowInstruction &I, const RefilledCode &Code);
+
+  const FlowModel &Model;
+  /// The descriptions of recently timed instructions, by address (a direct-mapped
+  /// cache in front of FlowModel::describe): instructions come from decoded code
+  /// that lives as long as this core.
+  struct Recent {
+    const llvm::MCInst *Inst = nullptr;
+    const FlowInstruction *Description = nullptr;
+  };
+  std::vector<Recent> RecentlyDescribed;
+
+  // Dispatch.
+  uint64_t DispatchCycle = 0;
+  unsigned SlotsUsed = 0, MovesEliminatedNow = 0;
+  bool GroupEnded = false;
+  std::unique_ptr<Retirements> InFlight;
+  std::vector<Scheduler> Schedulers;
+
+  // Issue.
+  std::unique_ptr<Lanes> Busy;
+  /// Per register unit, when its last write's value is ready and what wrote it.
+  std::vector<uint64_t> UnitReady;
+  std::vector<uint16_t> UnitWriter;
+  std::vector<uint8_t> NextLane; ///< per resource: where the search for a unit starts
+  uint64_t LastStoreIssue = 0;
+  std::unique_ptr<Frames> Memory;
+  uint64_t LastEvent = ~uint64_t(0);
+
+  // Retirement.
+  uint64_t LastRetire = 0;
+  unsigned RetiredNow = 0;
+  bool AnyRetired = false;
+};
+
+/// Cores timed by the flow engine; they share one FlowModel.
+class FlowEngine : public Engine {
+public:
+  static llvm::Expected<std::unique_ptr<Engine>> create(std::unique_ptr<McaTarget> Target);
+  std::unique_ptr<CoreSimulator> startCore(uint32_t NumFunctions) override {
+    return std::make_unique<FlowSimulator>(*Model, NumFunctions);
+  }
+
+private:
+  FlowEngine(std::unique_ptr<McaTarget> Target) : Engine(EngineKind::Flow, std::move(Target)) {}
+  std::unique_ptr<FlowModel> Model;
+};
+
+} // namespace mlgo
