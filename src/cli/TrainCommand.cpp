@@ -130,7 +130,15 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
       ->default_val(std::max(1u, std::thread::hardware_concurrency()));
   Cmd->add_option("--init", O.Init, "The starting policy: a built-in name or a policy file")
       ->default_val(O.Init);
-  Cmd->add_option("--mcpu", O.CPU, "The CPU MCA models")->default_val(O.CPU);
+  Cmd->add_option("--mcpu", O.CPU, "The CPU the replay engine models")->default_val(O.CPU);
+  Cmd->add_option("--engine", O.Engine,
+                  "The replay engine (see 'mlgo-ra replay --help'); with 'flow', each "
+                  "evaluation replays the whole trace unless --sample gives a shard")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, EngineKind>{{"mca", EngineKind::Mca},
+                                            {"flow", EngineKind::Flow}},
+          CLI::ignore_case))
+      ->default_str("mca");
   Cmd->add_option("--clang", O.Clang, "The compiler")->default_val(O.Clang);
   Cmd->add_option("--cache-dir", O.CacheDir,
                   "Where the middle ends and the traced binary's exact replay are kept, "

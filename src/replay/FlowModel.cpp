@@ -178,24 +178,43 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
   for (const llvm::mca::ReadState &Read : IS.getUses()) {
     if (!Read.getRegisterID())
       continue;
-    FlowRead R{Read.getRegisterID(), Read.isIndependentFromDef(),
-               static_cast<uint8_t>(Read.getDescriptor().UseIndex), nullptr};
+    FlowRead R;
+    R.Register = Read.getRegisterID();
+    R.Independent = Read.isIndependentFromDef();
+    R.UseIndex = static_cast<uint8_t>(Read.getDescriptor().UseIndex);
+    R.Advances = nullptr;
     const llvm::MCSchedClassDesc *Class = SM.getSchedClassDesc(Read.getSchedClass());
     for (const llvm::MCReadAdvanceEntry &Entry : STI.getReadAdvanceEntries(*Class))
       if (Entry.UseIdx == R.UseIndex)
         R.Advances = Class;
     D->Reads.push_back(R);
   }
+  auto unitsOf = [&](auto &Access) {
+    Access.FirstUnit = static_cast<uint8_t>(D->Units.size());
+    for (uint16_t Unit : units(Access.Register))
+      D->Units.push_back(Unit);
+    Access.NumUnits = static_cast<uint8_t>(D->Units.size() - Access.FirstUnit);
+  };
   for (const llvm::mca::WriteState &Write : IS.getDefs())
-    if (Write.getRegisterID())
-      D->Writes.push_back({Write.getRegisterID(), static_cast<uint16_t>(Write.getLatency()),
-                           static_cast<uint16_t>(Write.getWriteResourceID())});
+    if (Write.getRegisterID()) {
+      FlowWrite W;
+      W.Register = Write.getRegisterID();
+      W.Latency = static_cast<uint16_t>(Write.getLatency());
+      W.WriteResource = static_cast<uint16_t>(Write.getWriteResourceID());
+      D->Writes.push_back(W);
+    }
+  for (FlowRead &R : D->Reads)
+    unitsOf(R);
+  for (FlowWrite &W : D->Writes)
+    unitsOf(W);
+  if (D->Units.size() > 255)
+    return stageError("{} register units in one instruction", D->Units.size());
   for (const auto &[Mask, Use] : Desc.Resources) {
     auto It = ResourceOfMask.find(Mask);
     if (It == ResourceOfMask.end() || !Use.size())
       continue;
-    D->Resources.push_back(
-        {It->second, static_cast<uint16_t>(Use.size()), Use.isReserved()});
+    D->Resources.push_back({It->second, static_cast<uint16_t>(Use.size()), Use.isReserved(),
+                            lanes(It->second)});
   }
   for (uint64_t Buffers = Desc.UsedBuffers; Buffers; Buffers &= Buffers - 1) {
     uint64_t Bit = Buffers & -Buffers;

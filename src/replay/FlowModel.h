@@ -24,20 +24,23 @@
 namespace mlgo {
 
 struct FlowRead {
-  llvm::MCPhysReg Register;
+  llvm::MCPhysReg Register = 0;
+  /// Its register units: FlowInstruction::Units from FirstUnit, NumUnits of them.
+  uint8_t FirstUnit = 0, NumUnits = 0;
   /// A zero idiom's or dependency-breaking instruction's read, which waits for no
   /// earlier write.
-  bool Independent;
-  uint8_t UseIndex;
+  bool Independent = false;
+  uint8_t UseIndex = 0;
   /// The scheduling class, when it has read advances for UseIndex: a write that
   /// forwards early (MCSubtargetInfo::getReadAdvanceCycles).
-  const llvm::MCSchedClassDesc *Advances;
+  const llvm::MCSchedClassDesc *Advances = nullptr;
 };
 
 struct FlowWrite {
-  llvm::MCPhysReg Register;
-  uint16_t Latency;
-  uint16_t WriteResource; ///< what read advances match
+  llvm::MCPhysReg Register = 0;
+  uint8_t FirstUnit = 0, NumUnits = 0; ///< as FlowRead's
+  uint16_t Latency = 0;
+  uint16_t WriteResource = 0; ///< what read advances match
   /// The stack pointer as push, pop, call and ret change it: x86's stack engine
   /// computes it when they dispatch, whenever they execute.
   bool AtDispatch = false;
@@ -49,6 +52,8 @@ struct FlowResourceUse {
   uint16_t Cycles;
   /// The whole group is held (MCA's reserved groups), not one of its units.
   bool Reserved;
+  /// FlowModel::lanes(Resource), kept here for the engine's inner loop.
+  llvm::ArrayRef<uint16_t> Lanes;
 };
 
 /// The frame registers the flow engine follows (the stack and the frame pointer), so
@@ -68,6 +73,8 @@ struct FlowInstruction {
   llvm::SmallVector<FlowWrite, 2> Writes;
   llvm::SmallVector<FlowResourceUse, 4> Resources;
   llvm::SmallVector<uint8_t, 2> Buffers; ///< FlowModel::buffers() indices
+  /// The register units of Reads and Writes (FlowModel::units).
+  llvm::SmallVector<uint16_t, 12> Units;
   uint16_t MicroOps = 0, Latency = 0;
   bool MayLoad = false, MayStore = false, BeginGroup = false, EndGroup = false;
   /// False for a zero-latency instruction without resources (nop, a zero idiom on

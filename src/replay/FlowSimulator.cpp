@@ -361,7 +361,7 @@ uint64_t FlowSimulator::book(const FlowInstruction &I, uint64_t Ready) {
     for (uint64_t Before = ~uint64_t(0); Before != T && T < GiveUp;) {
       Before = T;
       for (const FlowResourceUse &U : I.Resources)
-        T = Busy->firstFree(Model.lanes(U.Resource), T, GiveUp);
+        T = Busy->firstFree(U.Lanes, T, GiveUp);
     }
     if (T >= GiveUp)
       break;
@@ -374,7 +374,7 @@ uint64_t FlowSimulator::book(const FlowInstruction &I, uint64_t Ready) {
     };
     bool Fits = true;
     for (const FlowResourceUse &U : I.Resources) {
-      llvm::ArrayRef<uint16_t> Lanes = Model.lanes(U.Resource);
+      llvm::ArrayRef<uint16_t> Lanes = U.Lanes;
       if (U.Reserved) {
         // The whole group, but for the units this instruction holds already.
         unsigned Held = Count;
@@ -427,7 +427,7 @@ void FlowSimulator::time(const FlowInstruction &I, const RefilledCode &Code) {
   for (const FlowRead &R : I.Reads) {
     if (R.Independent)
       continue;
-    for (uint16_t U : Model.units(R.Register)) {
+    for (uint16_t U : llvm::ArrayRef(I.Units).slice(R.FirstUnit, R.NumUnits)) {
       uint64_t At = UnitReady[U];
       if (R.Advances) {
         int64_t Advance = Model.readAdvance(R, UnitWriter[U]);
@@ -465,7 +465,7 @@ void FlowSimulator::time(const FlowInstruction &I, const RefilledCode &Code) {
     else if (Forwarding)
       At = std::max(At, ForwardedAt + W.Latency);
     Complete = std::max(Complete, At);
-    for (uint16_t U : Model.units(W.Register)) {
+    for (uint16_t U : llvm::ArrayRef(I.Units).slice(W.FirstUnit, W.NumUnits)) {
       UnitReady[U] = At;
       UnitWriter[U] = W.WriteResource;
     }

@@ -9,11 +9,15 @@ static constexpr const char *CheckpointFormat = "mlgo-ra.train-checkpoint";
 static constexpr int CheckpointVersion = 1;
 
 Json trainSettings(const TrainOptions &Opts) {
-  return {{"corpus", Opts.Corpus},       {"trace", Opts.Trace},
-          {"init", Opts.Init},           {"perturbations", Opts.Perturbations},
-          {"sigma", Opts.Sigma},         {"step_size", Opts.StepSize},
-          {"seed", Opts.Seed},           {"cpu", Opts.CPU},
-          {"sample", Opts.Spans.samples() ? samplingName(Opts.Spans) : "none"}};
+  Json Settings = {{"corpus", Opts.Corpus},       {"trace", Opts.Trace},
+                   {"init", Opts.Init},           {"perturbations", Opts.Perturbations},
+                   {"sigma", Opts.Sigma},         {"step_size", Opts.StepSize},
+                   {"seed", Opts.Seed},           {"cpu", Opts.CPU},
+                   {"sample", Opts.Spans.samples() ? samplingName(Opts.Spans) : "none"}};
+  // Only when not MCA: checkpoints from before the flow engine resume as they are.
+  if (Opts.Engine != EngineKind::Mca)
+    Settings["engine"] = engineName(Opts.Engine);
+  return Settings;
 }
 
 Json Checkpoint::toJSON(const TrainOptions &Opts) const {

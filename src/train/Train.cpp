@@ -46,6 +46,7 @@ ReplayOptions replayOptions(const TrainOptions &Opts) {
   ReplayOptions Replaying;
   Replaying.Trace = Opts.Trace;
   Replaying.CPU = Opts.CPU;
+  Replaying.Engine = Opts.Engine;
   Replaying.Spans = Opts.Spans;
   // Every reward on the same footing: train's shard (--sample), AutoShard's on a long
   // trace whatever its error, or the whole trace.
@@ -60,6 +61,11 @@ ReplayOptions replayOptions(const TrainOptions &Opts) {
   // cache; evaluations already run one per core.
   Replaying.CacheDir = Opts.CacheDir;
   Replaying.Jobs = 1;
+  // The flow engine is fast enough for the whole trace, without fast replay's error.
+  if (Opts.Engine == EngineKind::Flow && !Opts.Spans.samples()) {
+    Replaying.Exact = true;
+    Replaying.AutoShard = false;
+  }
   return Replaying;
 }
 

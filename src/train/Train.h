@@ -30,6 +30,8 @@ struct TrainOptions {
   unsigned Jobs = 2;
   std::string Init = "initial";
   std::string CPU = "skylake";
+  /// The replay engine; the flow engine replays whole traces unless Spans samples.
+  EngineKind Engine = EngineKind::Mca;
   /// Fast replay's spans; sampling there makes each evaluation replay a trace shard.
   SpanSettings Spans;
   /// Without a shard in Spans: on a long trace (AutoShard::fits), every evaluation
