@@ -358,10 +358,13 @@ uint64_t FlowSimulator::book(const FlowInstruction &I, uint64_t Ready) {
   uint64_t GiveUp = std::min(Ready + MaxSearch, Busy->limit() - MaxBooking);
   for (uint64_t T = Ready; T < GiveUp; ++T) {
     // No cycle before one where each resource has a free unit: skip to it.
-    for (uint64_t Before = ~uint64_t(0); Before != T && T < GiveUp;) {
-      Before = T;
-      for (const FlowResourceUse &U : I.Resources)
-        T = Busy->firstFree(U.Lanes, T, GiveUp);
+    for (bool Moved = true; Moved && T < GiveUp;) {
+      Moved = false;
+      for (const FlowResourceUse &U : I.Resources) {
+        uint64_t Free = Busy->firstFree(U.Lanes, T, GiveUp);
+        Moved |= Free != T && I.Resources.size() > 1;
+        T = Free;
+      }
     }
     if (T >= GiveUp)
       break;
