@@ -20,6 +20,8 @@ public:
   explicit Lanes(unsigned Count) : Count(Count), Bits(Words * Count) {}
 
   bool free(unsigned Lane, uint64_t From, unsigned Cycles) const {
+    if (Cycles == 1)
+      return !(word(Lane, From) >> (From & 63) & 1);
     for (uint64_t C = From; C < From + Cycles; ++C)
       if (word(Lane, C) >> (C & 63) & 1)
         return false;
@@ -43,6 +45,30 @@ public:
   }
   /// Bookings must end before this cycle.
   uint64_t limit() const { return Cleared + Window; }
+  /// The first cycle \p At (from its value on, before \p Until) in which one of the
+  /// \p N lanes at \p Lanes is free, and which (the first in turn from \p Next); N if
+  /// none.
+  unsigned firstFreeLane(const uint16_t *Lanes, unsigned N, unsigned Next, uint64_t &At,
+                         uint64_t Until) const {
+    if (Next >= N)
+      Next = 0;
+    for (uint64_t C = At; C < Until; C = (C | 63) + 1) {
+      uint64_t Row = (C / 64) % Words * Count, Mask = ~uint64_t(0) << (C & 63);
+      uint64_t Any = 0;
+      for (unsigned K = 0; K < N; ++K)
+        Any |= ~Bits[Row + Lanes[K]] & Mask;
+      if (!Any)
+        continue;
+      uint64_t Bit = llvm::countr_zero(Any);
+      At = (C & ~uint64_t(63)) + Bit;
+      if (At >= Until)
+        break;
+      for (unsigned K = Next;; K = K + 1 == N ? 0 : K + 1)
+        if (!(Bits[Row + Lanes[K]] >> Bit & 1))
+          return K;
+    }
+    return N;
+  }
   /// The first cycle from \p From on, before \p Until, in which one of \p Lanes is
   /// free (else Until): 64 cycles at a time.
   uint64_t firstFree(llvm::ArrayRef<uint16_t> Lanes, uint64_t From, uint64_t Until) const {
@@ -356,6 +382,19 @@ uint64_t FlowSimulator::book(const FlowInstruction &I, uint64_t Ready) {
   // Resources that stay busy for thousands of cycles do not exist; a search that long
   // gives up and books nothing, rather than running on.
   uint64_t GiveUp = std::min(Ready + MaxSearch, Busy->limit() - MaxBooking);
+  if (I.Resources.size() == 1 && !I.Resources[0].Reserved && I.Resources[0].Cycles == 1) {
+    // Most instructions use one resource for a cycle: the first cycle in which one of
+    // its units is free, and the first such unit in turn.
+    const FlowResourceUse &U = I.Resources[0];
+    unsigned N = U.Lanes.size();
+    uint64_t T = Ready;
+    uint16_t Lane = Busy->firstFreeLane(U.Lanes.data(), N, NextLane[U.Resource], T, GiveUp);
+    if (Lane == N)
+      return Ready;
+    Busy->book(U.Lanes[Lane], T, 1);
+    NextLane[U.Resource] = static_cast<uint8_t>(Lane + 1 == N ? 0 : Lane + 1);
+    return T;
+  }
   for (uint64_t T = Ready; T < GiveUp; ++T) {
     // No cycle before one where each resource has a free unit: skip to it.
     for (bool Moved = true; Moved && T < GiveUp;) {
