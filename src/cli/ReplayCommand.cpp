@@ -260,7 +260,7 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
           std::map<std::string, EngineKind>{{"mca", EngineKind::Mca},
                                             {"flow", EngineKind::Flow}},
           CLI::ignore_case))
-      ->default_str("mca");
+      ->default_str("flow");
   CLI::Option *Exact = Cmd->add_flag(
       "--exact", Flags->Options.Exact,
       "Simulate every traced instruction of each variant (the default with --engine flow) "

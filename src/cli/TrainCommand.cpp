@@ -138,7 +138,7 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
           std::map<std::string, EngineKind>{{"mca", EngineKind::Mca},
                                             {"flow", EngineKind::Flow}},
           CLI::ignore_case))
-      ->default_str("mca");
+      ->default_str("flow");
   Cmd->add_option("--clang", O.Clang, "The compiler")->default_val(O.Clang);
   Cmd->add_option("--cache-dir", O.CacheDir,
                   "Where the middle ends and the traced binary's exact replay are kept, "

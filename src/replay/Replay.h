@@ -91,7 +91,7 @@ std::string samplingName(const SpanSettings &Spans);
 struct ReplayOptions {
   std::string Trace;
   std::string CPU = "skylake"; ///< the CPU the reference work modeled
-  EngineKind Engine = EngineKind::Mca;
+  EngineKind Engine = EngineKind::Flow;
   std::string Triple;          ///< empty: the code's own
   CfgMismatchPolicy OnCfgMismatch = CfgMismatchPolicy::Fail;
   UnmappedPolicy Unmapped = UnmappedPolicy::Skip;
@@ -123,7 +123,7 @@ struct FunctionCost {
 struct ReplayResult {
   std::string Code; ///< the binary or object directory replayed
   std::string CPU, Triple;
-  EngineKind Engine = EngineKind::Mca;
+  EngineKind Engine = EngineKind::Flow;
   UnmappedPolicy Unmapped = UnmappedPolicy::Skip;
   uint64_t Cycles = 0;            ///< predicted, summed over threads
   uint64_t Instructions = 0;      ///< simulated

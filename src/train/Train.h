@@ -31,7 +31,7 @@ struct TrainOptions {
   std::string Init = "initial";
   std::string CPU = "skylake";
   /// The replay engine; the flow engine replays whole traces unless Spans samples.
-  EngineKind Engine = EngineKind::Mca;
+  EngineKind Engine = EngineKind::Flow;
   /// Fast replay's spans; sampling there makes each evaluation replay a trace shard.
   SpanSettings Spans;
   /// Without a shard in Spans: on a long trace (AutoShard::fits), every evaluation

@@ -6,7 +6,8 @@
 # difference to sample (error 0: kept); hash.c at -stress-regalloc=4 changes the hash
 # kernel, a short phase that a shard of 1/16 catches in a few windows (error above
 # the limit: the whole trace, the same cycles as --sample none). Short traces are
-# replayed whole without trying (replay.sh, replay_fast.sh).
+# replayed whole without trying (replay.sh, replay_fast.sh). Fast replay is the default
+# with --engine mca; the flow engine (the default) does it with --fast.
 source "$(dirname "$0")/lib.sh"
 
 workload_pair 0.2
@@ -17,7 +18,7 @@ replay() { # replay CANDIDATE ARGS...: a comparison with the traced binary, as J
   local candidate=$1
   shift
   run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$candidate" \
-    --cache-dir "$work/cache" --json "$@"
+    --cache-dir "$work/cache" --json --fast "$@"
 }
 # json_in KEY TEXT: the value of the first "KEY": in TEXT, up to a comma or brace.
 json_in() { grep -o "\"$1\": [^,}]*" <<<"$2" | head -1 | sed 's/^[^:]*: //'; }
@@ -46,6 +47,6 @@ check "and the whole trace gives the same cycles as --sample none" \
   [ "$(json_in cycles "$(candidate)")" = "$whole" ]
 check "with no shard named" [ "$(json_in sampling "$(candidate)")" = "null" ]
 run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" \
-  --cache-dir "$work/cache"
+  --cache-dir "$work/cache" --fast
 check "the text says why" grep -q "the whole trace, as a 1024/16384 shard's standard error was [0-9.]* points of speedup, above 0.0125" <<<"$out"
 finish

@@ -95,14 +95,24 @@ check "its checkpoint names the shard" grep -q '"sample": *"64/1024"' "$work/s/c
 run train "$work/s" --resume --iterations 2
 check "resuming it without the shard fails (2)" [ "$code" = 2 ]
 # On a trace of at least 64 windows of 16384 events (600 rounds: about 1.1 M events),
-# every evaluation replays the 1024/16384 shard unless told otherwise.
+# with MCA every evaluation replays the 1024/16384 shard unless told otherwise; the flow
+# engine (the default) replays the whole trace.
 mkdir "$work/long"
 (work=$work/long && build_tiny_program 600) || { echo "FAILED: the long program"; exit 1; }
-run "$MLGO_RA" train --corpus "$work/long/subset" --trace "$work/long/app.bbtrace" \
-  --baseline "$work/long/app" -o "$work/l" --iterations 1 --perturbations 1 --sigma 0.5 \
-  --seed 7 -j 2
+long() { # long DIR OPTIONS...: one step on the long trace
+  local dir=$1
+  shift
+  "$MLGO_RA" train --corpus "$work/long/subset" --trace "$work/long/app.bbtrace" \
+    --baseline "$work/long/app" -o "$dir" --iterations 1 --perturbations 1 --sigma 0.5 \
+    --seed 7 -j 2 "$@"
+}
+run long "$work/l" --engine mca
 check "training on a long trace succeeds" [ "$code" = 0 ]
-check "on the 1024/16384 shard by default" grep -q '"sample": *"1024/16384"' "$work/l/checkpoint.json"
+check "on the 1024/16384 shard by default with MCA" grep -q '"sample": *"1024/16384"' "$work/l/checkpoint.json"
+run long "$work/lf"
+check "and with the flow engine" [ "$code" = 0 ]
+check "on the whole trace" grep -q '"sample": *"none"' "$work/lf/checkpoint.json"
+check "its checkpoint names the engine" grep -q '"engine": *"flow"' "$work/lf/checkpoint.json"
 run train "$work/f" --sample 1024/64
 check "a window longer than its period is refused (2)" [ "$code" = 2 ]
 check "naming the option" grep -q "^mlgo-ra: error: --sample: '1024/64' is not LENGTH/EVERY" <<<"$err"
