@@ -395,18 +395,7 @@ uint64_t FlowSimulator::book(const FlowInstruction &I, uint64_t Ready) {
     NextLane[U.Resource] = static_cast<uint8_t>(Lane + 1 == N ? 0 : Lane + 1);
     return T;
   }
-  for (uint64_t T = Ready; T < GiveUp; ++T) {
-    // No cycle before one where each resource has a free unit: skip to it.
-    for (bool Moved = true; Moved && T < GiveUp;) {
-      Moved = false;
-      for (const FlowResourceUse &U : I.Resources) {
-        uint64_t Free = Busy->firstFree(U.Lanes, T, GiveUp);
-        Moved |= Free != T && I.Resources.size() > 1;
-        T = Free;
-      }
-    }
-    if (T >= GiveUp)
-      break;
+  for (uint64_t T = Ready; T < GiveUp;) {
     unsigned Count = 0;
     auto taken = [&](uint16_t Lane) {
       for (unsigned K = 0; K < Count; ++K)
@@ -414,7 +403,8 @@ uint64_t FlowSimulator::book(const FlowInstruction &I, uint64_t Ready) {
           return true;
       return false;
     };
-    bool Fits = true;
+    // A resource without a free unit at T: the next cycle in which it has one.
+    uint64_t Retry = 0;
     for (const FlowResourceUse &U : I.Resources) {
       llvm::ArrayRef<uint16_t> Lanes = U.Lanes;
       if (U.Reserved) {
@@ -427,7 +417,7 @@ uint64_t FlowSimulator::book(const FlowInstruction &I, uint64_t Ready) {
           if (Own)
             continue;
           if (!Busy->free(Lane, T, U.Cycles) || Count == 64) {
-            Fits = false;
+            Retry = T + 1;
             break;
           }
           Picks[Count++] = {Lane, U.Cycles};
@@ -435,28 +425,30 @@ uint64_t FlowSimulator::book(const FlowInstruction &I, uint64_t Ready) {
       } else {
         // Units of a group take turns, as MCA's resource selection does.
         unsigned N = Lanes.size(), Next = NextLane[U.Resource];
-        Fits = false;
+        bool Found = false;
         for (unsigned K = 0; K < N && Count < 64; ++K) {
-          unsigned At = Next;
-          if (++Next == N)
-            Next = 0;
-          uint16_t Lane = Lanes[At < N ? At : 0];
+          unsigned At = Next < N ? Next : 0;
+          Next = At + 1 == N ? 0 : At + 1;
+          uint16_t Lane = Lanes[At];
           if (!taken(Lane) && Busy->free(Lane, T, U.Cycles)) {
             Picks[Count++] = {Lane, U.Cycles};
             NextLane[U.Resource] = static_cast<uint8_t>(Next);
-            Fits = true;
+            Found = true;
             break;
           }
         }
+        if (!Found)
+          Retry = std::max(T + 1, Busy->firstFree(Lanes, T + 1, GiveUp));
       }
-      if (!Fits)
+      if (Retry)
         break;
     }
-    if (Fits) {
+    if (!Retry) {
       for (unsigned K = 0; K < Count; ++K)
         Busy->book(Picks[K].Lane, T, Picks[K].Cycles);
       return T;
     }
+    T = Retry;
   }
   return Ready;
 }
