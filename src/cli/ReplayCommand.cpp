@@ -6,7 +6,9 @@
 #include "ExitCode.h"
 #include "NumberOptions.h"
 #include "compile/PolicyVariants.h"
+#include "replay/AutoShard.h"
 #include "replay/Replay.h"
+#include "replay/Sampling.h"
 #include "support/CacheDirectory.h"
 #include "support/Printable.h"
 
