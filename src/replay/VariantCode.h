@@ -8,7 +8,7 @@
 #pragma once
 
 #include "FunctionMismatch.h"
-#include "trace/CodeImage.h"
+#include "code/CodeImage.h"
 #include "trace/SegmentTrace.h"
 
 #include "llvm/Support/Error.h"

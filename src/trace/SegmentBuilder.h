@@ -6,8 +6,8 @@
 #pragma once
 
 #include "CodeChunk.h"
-#include "CodeImage.h"
 #include "CollectorStream.h"
+#include "code/CodeImage.h"
 
 #include <map>
 

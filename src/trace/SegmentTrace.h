@@ -29,8 +29,8 @@
 /// trace stays byte for byte what version 1 wrote; readers read both.
 #pragma once
 
-#include "CodeImage.h"
 #include "SegmentBuilder.h"
+#include "code/CodeImage.h"
 #include "support/ByteCursor.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
