@@ -29,7 +29,8 @@
 /// trace stays byte for byte what version 1 wrote; readers read both.
 #pragma once
 
-#include "SegmentBuilder.h"
+#include "CodeChunk.h"
+#include "SegmentEvent.h"
 #include "code/CodeImage.h"
 #include "support/ByteCursor.h"
 
