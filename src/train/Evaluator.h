@@ -6,7 +6,7 @@
 /// simulation is needed.
 #pragma once
 
-#include "compile/Variant.h"
+#include "compile/PolicyVariants.h"
 #include "replay/Replay.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -49,18 +49,16 @@ public:
   llvm::Expected<Evaluation> evaluate(const Policy &P, llvm::StringRef Name);
 
   uint64_t defaultCycles() const { return DefaultCycles; }
-  const VariantPlan &plan() const { return Plan; }
 
 private:
-  Evaluator(EvaluatorOptions Opts, VariantPlan Plan)
-      : Opts(std::move(Opts)), Plan(std::move(Plan)), Memo(this->Plan.Modules.size(), 16) {}
+  Evaluator(EvaluatorOptions Opts, std::unique_ptr<PolicyVariants> Variants)
+      : Opts(std::move(Opts)), Variants(std::move(Variants)) {}
 
   /// The predicted cycles of a compiled variant, replayed or from the cache.
   llvm::Expected<uint64_t> replayVariant(const VariantResult &Variant, bool &Reused);
 
   EvaluatorOptions Opts;
-  VariantPlan Plan;
-  CompileMemo Memo;
+  std::unique_ptr<PolicyVariants> Variants; ///< with a compile memo
   uint64_t DefaultCycles = 0;
   std::mutex CacheLock;
   llvm::StringMap<uint64_t> ReplayedCycles; ///< by hash of the variant's objects
