@@ -36,11 +36,7 @@ llvm::Expected<std::string> hashObjects(const VariantResult &Variant) {
 } // namespace
 
 llvm::Expected<std::unique_ptr<Evaluator>> Evaluator::create(const EvaluatorOptions &Opts) {
-  PolicyVariantsOptions Compiling;
-  Compiling.Clang = Opts.Clang;
-  Compiling.CacheDir = Opts.CacheDir;
-  Compiling.PlanJobs = Opts.Jobs;
-  Compiling.TimeoutSeconds = Opts.CompileTimeoutSeconds;
+  PolicyVariantsOptions Compiling = Opts.Compiling;
   Compiling.Memo = true;
   auto Variants = PolicyVariants::create(Opts.Corpus, Compiling);
   if (!Variants)

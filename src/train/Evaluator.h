@@ -24,10 +24,9 @@ struct EvaluatorOptions {
   ReplayContext *Replay = nullptr;
   std::string WorkDir;    ///< variants, removed after each replay
   std::string NamePrefix; ///< of this process's variants (several may share WorkDir)
-  std::string CacheDir;   ///< the middle ends; empty: whole compiles
-  std::string Clang = "clang-22";
-  unsigned Jobs = 1; ///< for planning; evaluations themselves are single-threaded
-  double CompileTimeoutSeconds = 600;
+  /// How variants are planned and compiled: PlanJobs for planning; evaluations
+  /// themselves are single-threaded (Jobs), and share a compile memo (always on).
+  PolicyVariantsOptions Compiling;
 };
 
 struct Evaluation {
