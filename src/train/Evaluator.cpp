@@ -1,6 +1,7 @@
 /// \file
 /// Evaluating policies: compile, replay (or reuse), compare with `default`.
 #include "Evaluator.h"
+#include "replay/Replay.h"
 #include "support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"

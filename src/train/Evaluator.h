@@ -7,7 +7,7 @@
 #pragma once
 
 #include "compile/PolicyVariants.h"
-#include "replay/Replay.h"
+#include "replay/ReplayContext.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"

@@ -12,6 +12,7 @@
 #include "Team.h"
 #include "compile/InteractiveCompile.h"
 #include "policy/Policy.h"
+#include "replay/Replay.h"
 #include "support/Error.h"
 #include "support/ParallelWork.h"
 
