@@ -6,7 +6,9 @@
 #include "ExitCode.h"
 #include "NumberOptions.h"
 #include "compile/PolicyVariants.h"
+#include "replay/AutoShard.h"
 #include "replay/Replay.h"
+#include "replay/Sampling.h"
 #include "support/CacheDirectory.h"
 #include "support/Printable.h"
 
@@ -153,38 +155,19 @@ int compare(const ReplayFlags &F, ReplayContext &Context) {
   return Success;
 }
 
-/// -j bounds compiles as it bounds the simulating threads; 0 means one per core.
-unsigned compileJobs(const ReplayFlags &F) {
-  return F.Options.Jobs ? F.Options.Jobs : std::max(1u, std::thread::hardware_concurrency());
-}
-
 /// With --corpus, compiles the policies named as code into variants under \p WorkDir.
-llvm::Error compileNamedPolicies(ReplayFlags &F, llvm::StringRef WorkDir) {
-  std::vector<std::string *> Named;
-  for (std::string *Argument : {&F.Code, &F.Baseline, &F.Candidate})
-    if (!Argument->empty() && namesPolicy(*Argument))
-      Named.push_back(Argument);
-  if (Named.empty())
-    return llvm::Error::success();
-  if (F.Corpus.empty())
-    return inputError(*Named.front(), "names a policy: give --corpus to compile it");
-  PlanOptions Planning;
-  Planning.Clang = F.Clang;
-  Planning.CacheDir = F.Options.CacheDir;
-  Planning.Jobs = compileJobs(F);
-  auto Plan = planVariant(F.Corpus, Planning);
-  if (!Plan)
-    return Plan.takeError();
-  VariantOptions Compiling;
+/// -j bounds compiles as it bounds the simulating threads; 0 means one per core.
+llvm::Error compilePolicyArguments(ReplayFlags &F, llvm::StringRef WorkDir) {
+  PolicyVariantsOptions Compiling;
   Compiling.Clang = F.Clang;
-  Compiling.Jobs = compileJobs(F);
-  for (std::string *Argument : Named) {
-    auto Directory = compilePolicyVariant(*Argument, *Plan, WorkDir, Compiling);
-    if (!Directory)
-      return Directory.takeError();
-    F.PolicyOf[*Directory] = *Argument;
-    *Argument = *Directory;
-  }
+  Compiling.CacheDir = F.Options.CacheDir;
+  Compiling.PlanJobs = Compiling.Jobs =
+      F.Options.Jobs ? F.Options.Jobs : std::max(1u, std::thread::hardware_concurrency());
+  auto PolicyOf = compileNamedPolicies({&F.Code, &F.Baseline, &F.Candidate}, F.Corpus,
+                                       Compiling, WorkDir);
+  if (!PolicyOf)
+    return PolicyOf.takeError();
+  F.PolicyOf = std::move(*PolicyOf);
   return llvm::Error::success();
 }
 
@@ -193,7 +176,7 @@ int replay(ReplayFlags &F) {
   if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("mlgo-ra-replay", WorkDir))
     return reportError(stageError("cannot create a temporary directory: {}", EC.message()));
   int Code = [&] {
-    if (llvm::Error E = compileNamedPolicies(F, WorkDir))
+    if (llvm::Error E = compilePolicyArguments(F, WorkDir))
       return reportError(std::move(E));
     auto Context = ReplayContext::create(F.Options);
     if (!Context)

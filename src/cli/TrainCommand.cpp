@@ -5,6 +5,7 @@
 #include "ExitCode.h"
 #include "NumberOptions.h"
 #include "replay/Replay.h"
+#include "replay/Sampling.h"
 #include "support/CacheDirectory.h"
 #include "support/Interrupt.h"
 #include "train/Train.h"

@@ -2,6 +2,7 @@
 /// Writing and reading decision recordings.
 #include "DecisionLog.h"
 
+#include "support/InputFile.h"
 #include "support/Json.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -60,9 +61,9 @@ llvm::Error DecisionRecorder::commit() {
 }
 
 llvm::Expected<std::vector<RecordedDecision>> readDecisionLog(llvm::StringRef Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  auto Buffer = readRegularFile(Path);
   if (!Buffer)
-    return inputError(Path, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   llvm::StringRef Rest = (*Buffer)->getBuffer();
   std::vector<RecordedDecision> Out;
   bool SawHeader = false;
@@ -75,12 +76,14 @@ llvm::Expected<std::vector<RecordedDecision>> readDecisionLog(llvm::StringRef Pa
     if (Value.is_discarded())
       return inputError(Where, "not a JSON line");
     if (!SawHeader) {
-      if (Value.value("format", "") != FormatName || Value.value("version", 0) != 1)
+      if (findJsonField<std::string>(Value, "format") != FormatName ||
+          findJsonField<int>(Value, "version") != 1)
         return inputError(Where, "not a decision recording (format {} version 1)",
                           FormatName);
-      if (Value.value("feature_set", "") != EvictFeatureSetName)
-        return inputError(Where, "unknown feature set '{}'",
-                          Value.value("feature_set", ""));
+      std::string FeatureSet =
+          findJsonField<std::string>(Value, "feature_set").value_or("");
+      if (FeatureSet != EvictFeatureSetName)
+        return inputError(Where, "unknown feature set '{}'", FeatureSet);
       SawHeader = true;
       continue;
     }

@@ -2,6 +2,7 @@
 /// Declaring the functions a trace does not need.
 #include "FunctionStrip.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 #include "support/OutputFile.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -32,9 +33,9 @@ llvm::SmallPtrSet<const llvm::Function *, 8> aliasees(const llvm::Module &M) {
 llvm::Expected<StripResult> keepOnlyFunctions(llvm::StringRef Input,
                                               const llvm::StringSet<> &Keep,
                                               llvm::StringRef Output) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Input);
+  auto Buffer = readRegularFile(Input);
   if (!Buffer)
-    return inputError(Input, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   llvm::LLVMContext Context;
   auto M = llvm::parseBitcodeFile((*Buffer)->getMemBufferRef(), Context);
   if (!M)

@@ -7,6 +7,7 @@
 #include "InteractiveCompile.h"
 #include "corpus/Corpus.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 #include "support/OutputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -66,9 +67,9 @@ llvm::Expected<MiddleEndCache> MiddleEndCache::open(std::string Dir, std::string
 llvm::Expected<std::string> MiddleEndCache::optimized(llvm::StringRef Bitcode,
                                                       llvm::ArrayRef<std::string> Args,
                                                       double TimeoutSeconds, bool &Reused) {
-  auto Contents = llvm::MemoryBuffer::getFile(Bitcode);
+  auto Contents = readRegularFile(Bitcode);
   if (!Contents)
-    return inputError(Bitcode, "cannot read: {}", Contents.getError().message());
+    return Contents.takeError();
   llvm::SHA256 Hash;
   addField(Hash, CacheFormat);
   addField(Hash, CompilerIdentity);

@@ -22,25 +22,26 @@ llvm::Expected<std::optional<ProtocolMessage>> ProtocolReader::next() {
   ProtocolMessage M;
   if (!SawHeader) {
     M.K = ProtocolMessage::Header;
-    if (llvm::Error E = checkFeatureSpecs(Value.value("features", Json()),
-                                          Source + " (advisor header)"))
+    Json Features = findJsonField<Json>(Value, "features").value_or(Json());
+    if (llvm::Error E = checkFeatureSpecs(Features, Source + " (advisor header)"))
       return E;
-    Json Advice = Value.value("advice", Json());
-    if (!Advice.is_object() || Advice.value("name", "") != "index_to_evict" ||
-        Advice.value("type", "") != "int64_t")
+    Json Advice = findJsonField<Json>(Value, "advice").value_or(Json());
+    if (findJsonField<std::string>(Advice, "name") != "index_to_evict" ||
+        findJsonField<std::string>(Advice, "type") != "int64_t")
       return stageError("{}: the advisor asks for {}, not an int64_t index_to_evict",
                         Source, dumpJson(Advice, -1));
     SawHeader = true;
     Consumed = Newline + 1;
     return M;
   }
-  if (Value.contains("context") && Value["context"].is_string()) {
+  if (std::optional<std::string> Function = findJsonField<std::string>(Value, "context")) {
     M.K = ProtocolMessage::Context;
-    M.Function = Value["context"].get<std::string>();
+    M.Function = std::move(*Function);
     Consumed = Newline + 1;
     return M;
   }
-  if (!Value.contains("observation") || !Value["observation"].is_number_unsigned())
+  std::optional<uint64_t> Index = findJsonField<uint64_t>(Value, "observation");
+  if (!Index)
     return stageError("{}: unexpected message on the advisor channel: {}", Source,
                       Line.take_front(200).str());
   size_t Size = observationByteSize();
@@ -48,14 +49,13 @@ llvm::Expected<std::optional<ProtocolMessage>> ProtocolReader::next() {
   if (Buffer.size() < Start + Size + 1)
     return std::nullopt; // the raw bytes are still coming
   if (Buffer[Start + Size] != '\n')
-    return stageError("{}: observation {} is not followed by a newline", Source,
-                      Value["observation"].get<uint64_t>());
+    return stageError("{}: observation {} is not followed by a newline", Source, *Index);
   auto Features = Observation::fromBytes(llvm::ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(Buffer.data() + Start), Size));
   if (!Features)
     return Features.takeError();
   M.K = ProtocolMessage::Decision;
-  M.Index = Value["observation"].get<uint64_t>();
+  M.Index = *Index;
   M.Features = std::move(*Features);
   Consumed = Start + Size + 1;
   return M;

@@ -34,12 +34,12 @@ llvm::Expected<llvm::StringSet<>> earlierVariantFiles(llvm::StringRef Output) {
     return Earlier.takeError();
   llvm::StringSet<> Files;
   Files.insert(VariantDescriptionFile);
-  if (Earlier->is_object() && Earlier->contains("modules") && (*Earlier)["modules"].is_array())
-    for (const Json &M : (*Earlier)["modules"])
-      if (M.is_object() && M.contains("object") && M["object"].is_string()) {
-        std::string Object = M["object"].get<std::string>();
-        Files.insert(Object);
-        Files.insert(Object + ".decisions.jsonl");
+  std::optional<Json> Modules = findJsonField<Json>(*Earlier, "modules");
+  if (Modules && Modules->is_array())
+    for (const Json &M : *Modules)
+      if (std::optional<std::string> Object = findJsonField<std::string>(M, "object")) {
+        Files.insert(*Object);
+        Files.insert(*Object + ".decisions.jsonl");
       }
   return Files;
 }

@@ -3,6 +3,7 @@
 /// (__LLVM,__bitcode and __LLVM,__cmdline) objects.
 #include "EmbeddedSections.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Object/ObjectFile.h"
@@ -10,10 +11,9 @@
 namespace mlgo {
 
 llvm::Expected<EmbeddedModule> readEmbeddedModule(llvm::StringRef Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto Buffer = readRegularFile(Path);
   if (!Buffer)
-    return inputError(Path, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   EmbeddedModule Module;
   Module.File = std::move(*Buffer);
   llvm::file_magic Magic = llvm::identify_magic(Module.File->getBuffer());

@@ -6,6 +6,7 @@
 #include "EmbeddedSections.h"
 #include "ObjectInputs.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 #include "support/OutputFile.h"
 #include "support/Progress.h"
 #include "support/SafePath.h"
@@ -40,10 +41,9 @@ public:
   }
 
   llvm::Error copy(llvm::StringRef Suffix, llvm::StringRef From) {
-    auto Buffer = llvm::MemoryBuffer::getFile(From, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false);
+    auto Buffer = readRegularFile(From);
     if (!Buffer)
-      return inputError(From, "cannot read: {}", Buffer.getError().message());
+      return Buffer.takeError();
     return write(Suffix, (*Buffer)->getBuffer());
   }
 

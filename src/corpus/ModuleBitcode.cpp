@@ -3,6 +3,7 @@
 /// input, named in one line, not a compiler failure with the compiler's diagnostics.
 #include "Corpus.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
@@ -13,10 +14,9 @@
 namespace mlgo {
 
 llvm::Error checkModuleBitcode(llvm::StringRef Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto Buffer = readRegularFile(Path);
   if (!Buffer)
-    return inputError(Path, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   // The same reader as the compiler's: what it cannot read, clang-22 cannot either.
   llvm::LLVMContext Context;
   auto Module = llvm::parseBitcodeFile((*Buffer)->getMemBufferRef(), Context);

@@ -3,6 +3,7 @@
 /// bitcode, as google/ml-compiler-opt's corpus.py builds it.
 #include "Corpus.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -26,9 +27,9 @@ llvm::Expected<std::vector<std::string>> readModuleCommand(const Corpus &C,
     Args = C.GlobalCommandOverride;
   } else {
     std::string Path = modulePath(C, Module, ".cmd");
-    auto Buffer = llvm::MemoryBuffer::getFile(Path);
+    auto Buffer = readRegularFile(Path);
     if (!Buffer)
-      return inputError(Path, "cannot read: {}", Buffer.getError().message());
+      return Buffer.takeError();
     Args = splitCommand((*Buffer)->getBuffer());
     if (Args.empty() || Args.front() != "-cc1")
       return inputError(Path, "not a cc1 command: it does not start with -cc1");

@@ -4,6 +4,7 @@
 #include "ObjectInputs.h"
 #include "support/DirectoryWalk.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 #include "support/Json.h"
 #include "support/SafePath.h"
 #include "support/ShellWords.h"
@@ -84,15 +85,17 @@ llvm::Expected<std::vector<ObjectInput>> listCompileCommands(llvm::StringRef Pat
     if (!Directory)
       return Directory.takeError();
     std::vector<std::string> Args;
-    if (Entry.contains("arguments")) {
-      auto List = getJsonField<std::vector<std::string>>(Entry, "arguments", Where);
-      if (!List)
-        return List.takeError();
-      Args = std::move(*List);
+    auto List = getOptionalJsonField<std::vector<std::string>>(Entry, "arguments", Where);
+    if (!List)
+      return List.takeError();
+    if (*List) {
+      Args = std::move(**List);
     } else {
       auto Command = getJsonField<std::string>(Entry, "command", Where);
-      if (!Command)
+      if (!Command) {
+        llvm::consumeError(Command.takeError());
         return inputError(Where, "has neither 'arguments' nor 'command'");
+      }
       Args = splitShellWords(*Command);
     }
     std::string Object = outputOperand(Args);
@@ -108,9 +111,9 @@ llvm::Expected<std::vector<ObjectInput>> listCompileCommands(llvm::StringRef Pat
 
 llvm::Expected<std::vector<ObjectInput>> listLinkerParams(llvm::StringRef Path,
                                                           llvm::StringRef BaseDir) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  auto Buffer = readRegularFile(Path);
   if (!Buffer)
-    return inputError(Path, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   std::vector<std::string> Args = splitShellWords((*Buffer)->getBuffer());
   std::vector<ObjectInput> Inputs;
   llvm::StringSet<> Seen;
@@ -164,9 +167,9 @@ llvm::Expected<InputKind> detectInputKind(llvm::StringRef Input) {
       return Imports.takeError();
     return Imports->empty() ? InputKind::Directory : InputKind::ThinLTOLocal;
   }
-  auto Buffer = llvm::MemoryBuffer::getFile(Input, /*IsText=*/true);
+  auto Buffer = readRegularFile(Input);
   if (!Buffer)
-    return inputError(Input, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   if ((*Buffer)->getBuffer().ltrim().starts_with("["))
     return InputKind::CompileCommands;
   return InputKind::LinkerParams;

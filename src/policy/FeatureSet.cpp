@@ -73,9 +73,9 @@ llvm::Error checkFeatureSpecs(const Json &Features, llvm::StringRef Input) {
     const Json &F = Features[I];
     const FeatureSpec &S = Known[I];
     // The compiler adds a "port" member; only name, type and shape matter.
-    bool Same = F.is_object() && F.value("name", "") == S.Name &&
-                F.value("type", "") == typeName(S.Type) && F.contains("shape") &&
-                F["shape"] == shapeOf(S);
+    bool Same = findJsonField<std::string>(F, "name") == S.Name &&
+                findJsonField<std::string>(F, "type") == typeName(S.Type) &&
+                findJsonField<Json>(F, "shape") == shapeOf(S);
     if (!Same)
       return inputError(Input, "feature {} is {}, but {} expects {} {} {}", I,
                         dumpJson(F, -1), EvictFeatureSetName, S.Name, typeName(S.Type),

@@ -3,9 +3,9 @@
 /// them, and of a trace's chunks of unmapped code; each decoded once and cached.
 #pragma once
 
+#include "code/CodeImage.h"
+#include "code/Disassembler.h"
 #include "trace/CodeChunk.h"
-#include "trace/CodeImage.h"
-#include "trace/Disassembler.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/MC/MCInst.h"

@@ -1,17 +1,18 @@
 /// \file
-/// The replay stage: refill a segment trace with a variant's code and simulate it with
-/// LLVM MCA, for predicted cycles (one variant) or a predicted speedup (two). Replays of
+/// The replay stage: refill a segment trace with a variant's code and time it on a CPU
+/// model (an engine: CoreSimulator.h), for predicted cycles (one variant) or a predicted speedup (two). Replays of
 /// one trace share a ReplayContext (ReplayContext.h); runReplay and compareReplays make
-/// one for a single answer.
+/// one for a single answer. What callers need is here: options, results and the
+/// context; the shard vocabulary is in SpanSettings.h, AutoShard.h and Sampling.h.
 #pragma once
 
 #include "EngineKind.h"
+#include "FunctionMismatch.h"
 #include "ReplayContext.h"
-#include "VariantCode.h"
+#include "SpanSettings.h"
 #include "support/Json.h"
 
 #include "llvm/Support/Error.h"
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,63 +32,6 @@ enum class UnmappedPolicy {
 /// "skip" or "replay", as --unmapped spells it.
 const char *unmappedPolicyName(UnmappedPolicy P);
 
-/// Fast replay's spans (src/replay/SpanPlan.h): where a variant's code differs from
-/// its reference's, in instructions of the variant.
-struct SpanSettings {
-  /// Simulated before a span's first difference, not counted: fills the pipeline.
-  /// 512 and 512 (both at least twice the 224-entry ROB of skylake) kept the errors of
-  /// 22 variants within 0.034 points; 256 and 256 reached 0.049; 1024 and 1024 gave
-  /// 0.030 and simulated a third more (docs/fast-replay-status.md).
-  uint32_t WarmUp = 512;
-  /// Of the same code after a span's last difference, still counted: by then the
-  /// pipeline has converged to the reference's.
-  uint32_t Settle = 512;
-  /// Warm-up and settling for a replay with the stack engine (ReplayOptions): the
-  /// pipeline then runs further ahead, and 512 erred 0.225 points on a variant of json,
-  /// 4096 0.000.
-  static constexpr uint32_t StackEngineSpan = 4096;
-  /// Sampling (a trace shard): when SampleEvery is not 0, differences
-  /// count only in the events whose ordinal modulo SampleEvery is below SampleLength,
-  /// weighted SampleEvery / SampleLength. Ordinals name the same events in every
-  /// variant, so all variants are compared on the same windows.
-  uint64_t SampleEvery = 0;
-  uint64_t SampleLength = 0;
-
-  bool samples() const { return SampleEvery != 0; }
-  /// The weight of a counted difference.
-  double sampleWeight() const { return samples() ? double(SampleEvery) / SampleLength : 1; }
-};
-
-/// The shard that fast replay tries first on a long trace (ReplayOptions::AutoShard), and
-/// the standard error of the speedup under which it keeps it. Four standard errors
-/// stay within issue 6's bound of 0.05 points; over 26 variants on 50 M-instruction
-/// traces, the 6 shards kept erred at most 0.017 points, their replays 10-82x faster
-/// than --exact (docs/fast-replay-status.md).
-struct AutoShard {
-  static constexpr uint64_t Length = 1024, Every = 16384;
-  /// Fewer windows than this give too rough a standard error: the whole trace.
-  static constexpr uint64_t MinWindows = 64;
-  static constexpr double MaxErrorPoints = 0.0125;
-  /// Whether a trace with these events per thread (TraceProfile::ThreadEvents) is
-  /// long enough to try it.
-  static bool fits(const std::map<uint32_t, uint64_t> &ThreadEvents);
-  /// Makes \p Spans sample it.
-  static void sampleIn(SpanSettings &Spans) {
-    Spans.SampleLength = Length;
-    Spans.SampleEvery = Every;
-  }
-  /// "1024/16384", as --sample spells it.
-  static std::string name();
-};
-
-/// Reads --sample's LENGTH/EVERY (events) into \p Spans; an InputError names \p Option.
-llvm::Error parseSampling(llvm::StringRef Text, llvm::StringRef Option, SpanSettings &Spans);
-/// Reads --sample as replay and train take it: "auto" (leaves \p Spans and
-/// \p AutoShard as they are), "none" (clears \p AutoShard) or LENGTH/EVERY.
-llvm::Error parseSampleOption(llvm::StringRef Text, llvm::StringRef Option,
-                              SpanSettings &Spans, bool &AutoShard);
-std::string samplingName(const SpanSettings &Spans);
-
 struct ReplayOptions {
   std::string Trace;
   std::string CPU = "skylake"; ///< the CPU the reference work modeled
@@ -103,7 +47,7 @@ struct ReplayOptions {
   /// Model x86's stack engine (McaTarget::create).
   bool StackEngine = false;
   SpanSettings Spans;
-  /// Without a shard in Spans: try AutoShard's first on a long trace (see AutoShard).
+  /// Without a shard in Spans: try AutoShard's first on a long trace (AutoShard.h).
   bool AutoShard = true;
   /// With AutoShard: keep its shard on a long trace whatever its error, the same
   /// windows for every variant (train: every reward on the same footing).

@@ -3,6 +3,7 @@
 #include "ReplayCache.h"
 #include "Replayer.h"
 #include "support/ByteCursor.h"
+#include "support/InputFile.h"
 #include "support/Json.h"
 #include "support/OutputFile.h"
 
@@ -57,21 +58,18 @@ bool decodeEvents(llvm::StringRef Bytes, std::map<uint32_t, std::vector<uint32_t
 
 /// Reads \p Field of \p J into \p Out; false if it is not there as a T.
 template <typename T> bool read(const Json &J, const char *Field, T &Out) {
-  auto Value = getJsonField<T>(J, Field, "");
-  if (!Value) {
-    llvm::consumeError(Value.takeError());
-    return false;
-  }
-  Out = std::move(*Value);
-  return true;
+  std::optional<T> Value = findJsonField<T>(J, Field);
+  if (Value)
+    Out = std::move(*Value);
+  return Value.has_value();
 }
 
 } // namespace
 
 llvm::Expected<std::string> hashTrace(llvm::StringRef Path) {
-  auto Trace = llvm::MemoryBuffer::getFile(Path);
+  auto Trace = readRegularFile(Path);
   if (!Trace)
-    return inputError(Path, "cannot read: {}", Trace.getError().message());
+    return Trace.takeError();
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef((*Trace)->getBuffer())),
                      /*LowerCase=*/true);
 }

@@ -4,12 +4,17 @@
 /// per function) and KEY.events (the cycles of every event).
 #pragma once
 
-#include "Replay.h"
 #include "Replayed.h"
 
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include <optional>
+#include <string>
 
 namespace mlgo {
+
+struct ReplayOptions;
+class VariantCode;
 
 /// The hash of the trace file's bytes at \p Path, which keys its replays.
 llvm::Expected<std::string> hashTrace(llvm::StringRef Path);

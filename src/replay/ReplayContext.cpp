@@ -3,6 +3,7 @@
 /// its code matched to the trace and its exact replay computed when a replay first
 /// needs them, under a lock, and kept.
 #include "ReplayContext.h"
+#include "AutoShard.h"
 #include "Replay.h"
 #include "ReplayCache.h"
 #include "Replayer.h"
@@ -104,9 +105,7 @@ llvm::Expected<FastReplay> replayFast(const ReplayOptions &Opts, const TraceProf
 /// The result of a fast replay.
 ReplayResult makeFastResult(const TraceProfile &Profile, const VariantCode &Code,
                             const FastReplay &Fast) {
-  ReplayResult R = makeResult(Fast.Ran, Profile, Code, Fast.Run, false);
-  R.AutoShardError = Fast.ShardError;
-  return R;
+  return makeResult(Fast.Ran, Profile, Code, Fast.Run, false, Fast.ShardError);
 }
 
 } // namespace

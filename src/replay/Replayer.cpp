@@ -106,41 +106,4 @@ llvm::Expected<Replayed> replayAgainst(const ReplayOptions &Opts, const TracePro
       Bar);
 }
 
-ReplayResult makeResult(const ReplayOptions &Opts, const TraceProfile &Profile,
-                        const VariantCode &Code, const Replayed &Run, bool Exact) {
-  ReplayResult R;
-  R.Code = Code.variant().path();
-  R.CPU = Opts.CPU;
-  R.Engine = Opts.Engine;
-  R.Triple = replayTriple(Opts, Code);
-  R.Unmapped = Opts.Unmapped;
-  R.TraceInstructions = Run.Counts.TraceInstructions;
-  R.UnmappedReplayed = Run.Counts.UnmappedReplayed;
-  R.UnmappedSkipped = Run.Counts.UnmappedSkipped;
-  R.FoldedIterations = Run.Counts.FoldedIterations;
-  R.PartialSegments = Run.Counts.PartialSegments;
-  R.Mismatches = Code.mismatches();
-  R.Cycles = Run.Costs.Cycles;
-  R.Instructions = Run.Costs.Instructions;
-  R.Threads = Run.Costs.Threads;
-  R.Exact = Exact;
-  if (!Exact && Opts.Spans.samples())
-    R.Sampling = samplingName(Opts.Spans);
-  R.Simulated = Run.Costs.Simulated;
-  R.SamplingError = Run.Costs.SamplingError;
-  UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);
-  for (size_t F = 0; F < Run.Costs.FunctionCycles.size(); ++F) {
-    FunctionCost Cost{"", Run.Costs.FunctionInstructions[F], Run.Costs.FunctionCycles[F]};
-    bool Traced = F < Profile.Executed.size();
-    if (Traced ? Profile.Executed[F] : Cost.Instructions > 0) {
-      Cost.Function = Traced ? Profile.Header.Functions[F].Key
-                             : Unmapped.Names[F - Profile.Executed.size()];
-      R.Functions.push_back(Cost);
-    }
-  }
-  std::stable_sort(R.Functions.begin(), R.Functions.end(),
-                   [](const auto &A, const auto &B) { return A.Cycles > B.Cycles; });
-  return R;
-}
-
 } // namespace mlgo

@@ -8,6 +8,8 @@
 #include "support/Progress.h"
 #include "trace/TraceProfile.h"
 
+#include <optional>
+
 namespace mlgo {
 
 /// The pseudo-functions that replayed unmapped code is attributed to, numbered after
@@ -31,9 +33,11 @@ llvm::Expected<Replayed> replayAgainst(const ReplayOptions &Opts, const TracePro
                                        const VariantCode &Code, const VariantCode &Reference,
                                        const PredictedCosts &ReferenceCosts, Progress &Bar);
 
-/// The result of replaying \p Code.
+/// The result of replaying \p Code (ReplayResult.cpp); \p AutoShardError: that of a
+/// fast replay that tried AutoShard's shard first.
 ReplayResult makeResult(const ReplayOptions &Opts, const TraceProfile &Profile,
-                        const VariantCode &Code, const Replayed &R, bool Exact);
+                        const VariantCode &Code, const Replayed &R, bool Exact,
+                        std::optional<double> AutoShardError = std::nullopt);
 
 /// The triple that replaying \p Code simulates.
 std::string replayTriple(const ReplayOptions &Opts, const VariantCode &Code);

@@ -15,8 +15,8 @@
 #include "Refill.h"
 #include "RegisterAccesses.h"
 #include "RegisterPairing.h"
-#include "Replay.h"
 #include "SameTiming.h"
+#include "SpanSettings.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/MC/MCInst.h"

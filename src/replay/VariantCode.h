@@ -7,7 +7,8 @@
 /// allocator moved a copy or reload across that call (see SegmentSource).
 #pragma once
 
-#include "trace/CodeImage.h"
+#include "FunctionMismatch.h"
+#include "code/CodeImage.h"
 #include "trace/SegmentTrace.h"
 
 #include "llvm/Support/Error.h"
@@ -15,12 +16,6 @@
 #include <vector>
 
 namespace mlgo {
-
-/// A traced function whose code the variant could not provide, and why.
-struct FunctionMismatch {
-  std::string Function; ///< CodeFunction::key()
-  std::string Reason;
-};
 
 /// Where the code of one traced segment comes from: Segments consecutive segments of
 /// Image from Segment. Segment k of a block is its code after the k-th call or branch up

@@ -2,6 +2,7 @@
 /// Listing a module's defined functions from its bitcode.
 #include "ModuleFunctions.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
@@ -12,9 +13,9 @@
 namespace mlgo {
 
 llvm::Expected<std::vector<DefinedFunction>> readDefinedFunctions(llvm::StringRef BitcodePath) {
-  auto Buffer = llvm::MemoryBuffer::getFile(BitcodePath);
+  auto Buffer = readRegularFile(BitcodePath);
   if (!Buffer)
-    return inputError(BitcodePath, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   llvm::LLVMContext Context;
   auto Module = llvm::getLazyBitcodeModule((*Buffer)->getMemBufferRef(), Context);
   if (!Module)

@@ -6,6 +6,7 @@
 #include "SetCover.h"
 #include "corpus/Corpus.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 #include "support/OutputFile.h"
 #include "support/ParallelWork.h"
 #include "support/Progress.h"
@@ -60,10 +61,9 @@ private:
 llvm::Error copyModuleFile(const Corpus &From, const Corpus &To, llvm::StringRef Module,
                            llvm::StringRef Suffix) {
   std::string Source = modulePath(From, Module, Suffix);
-  auto Buffer = llvm::MemoryBuffer::getFile(Source, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto Buffer = readRegularFile(Source);
   if (!Buffer)
-    return inputError(Source, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   return writeFileAtomically(modulePath(To, Module, Suffix), (*Buffer)->getBuffer());
 }
 

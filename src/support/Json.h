@@ -115,4 +115,16 @@ llvm::Expected<std::optional<T>> getOptionalJsonField(const Json &Object, const 
   return std::optional<T>(std::move(*Value));
 }
 
+/// A member of an object as getJsonField reads it, or none if it is missing or not a
+/// T: for what is read leniently (a cache entry, a log or message that may hold
+/// anything), where a problem has no message of its own.
+template <typename T> std::optional<T> findJsonField(const Json &Object, const char *Key) {
+  auto Value = getJsonField<T>(Object, Key, "");
+  if (!Value) {
+    llvm::consumeError(Value.takeError());
+    return std::nullopt;
+  }
+  return std::optional<T>(std::move(*Value));
+}
+
 } // namespace mlgo

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "CollectorStream.h"
-#include "Disassembler.h"
+#include "code/Disassembler.h"
 
 #include "llvm/Object/ObjectFile.h"
 #include <memory>

@@ -8,22 +8,12 @@
 /// code that runs on). Kept unmapped code is never merged: each run of a chunk is one
 /// event, so that replay knows which instructions ran.
 #include "SegmentBuilder.h"
+#include "CodeChunk.h"
 #include "support/Error.h"
 
 #include <algorithm>
 
 namespace mlgo {
-
-SegmentSink::~SegmentSink() = default;
-
-llvm::Error SegmentSink::onCodeChunk(const CodeChunk &) { return llvm::Error::success(); }
-
-llvm::Error SegmentSink::onEvents(uint32_t ThreadId, llvm::ArrayRef<SegmentEvent> Events) {
-  for (const SegmentEvent &E : Events)
-    if (llvm::Error Err = onEvent(ThreadId, E))
-      return Err;
-  return llvm::Error::success();
-}
 
 llvm::Error SegmentBuilder::onModule(const CollectorModule &M) {
   if (M.IsMainExecutable && !BinaryModule) {

@@ -29,8 +29,9 @@
 /// trace stays byte for byte what version 1 wrote; readers read both.
 #pragma once
 
-#include "CodeImage.h"
-#include "SegmentBuilder.h"
+#include "CodeChunk.h"
+#include "SegmentEvent.h"
+#include "code/CodeImage.h"
 #include "support/ByteCursor.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"

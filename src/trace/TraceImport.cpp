@@ -2,12 +2,12 @@
 /// trace import: the importer of the chosen format feeds the same segment builder and
 /// .bbtrace writer as `trace record`, through synthesized superblocks and runs, which
 /// are checked against the binary's code on the way.
-#include "CodeImage.h"
 #include "CodeLengthCheck.h"
 #include "SegmentTrace.h"
 #include "SegmentTraceListener.h"
 #include "TraceImporters.h"
 #include "WrittenTrace.h"
+#include "code/CodeImage.h"
 #include "support/InputFile.h"
 
 #include <chrono>

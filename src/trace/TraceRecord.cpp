@@ -1,7 +1,6 @@
 /// \file
 /// trace record: Valgrind writes the collector stream into a pipe; this process decodes
 /// it as the program runs, so the raw instruction trace never touches the disk.
-#include "CodeImage.h"
 #include "CollectorStream.h"
 #include "SegmentBuilder.h"
 #include "SegmentTrace.h"
@@ -9,6 +8,7 @@
 #include "Trace.h"
 #include "ValgrindRun.h"
 #include "WrittenTrace.h"
+#include "code/CodeImage.h"
 #include "support/Error.h"
 #include "support/InputFile.h"
 #include "support/Progress.h"

@@ -1,6 +1,7 @@
 /// \file
 /// Evaluating policies: compile, replay (or reuse), compare with `default`.
 #include "Evaluator.h"
+#include "replay/Replay.h"
 #include "support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -36,15 +37,12 @@ llvm::Expected<std::string> hashObjects(const VariantResult &Variant) {
 } // namespace
 
 llvm::Expected<std::unique_ptr<Evaluator>> Evaluator::create(const EvaluatorOptions &Opts) {
-  PlanOptions Planning;
-  Planning.Clang = Opts.Clang;
-  Planning.CacheDir = Opts.CacheDir;
-  Planning.Jobs = Opts.Jobs;
-  Planning.TimeoutSeconds = Opts.CompileTimeoutSeconds;
-  auto Plan = planVariant(Opts.Corpus, Planning);
-  if (!Plan)
-    return Plan.takeError();
-  std::unique_ptr<Evaluator> E(new Evaluator(Opts, std::move(*Plan)));
+  PolicyVariantsOptions Compiling = Opts.Compiling;
+  Compiling.Memo = true;
+  auto Variants = PolicyVariants::create(Opts.Corpus, Compiling);
+  if (!Variants)
+    return Variants.takeError();
+  std::unique_ptr<Evaluator> E(new Evaluator(Opts, std::move(*Variants)));
   auto Default = E->evaluate(Policy::makeDefault(), Opts.NamePrefix + "default");
   if (!Default)
     return Default.takeError();
@@ -55,12 +53,8 @@ llvm::Expected<std::unique_ptr<Evaluator>> Evaluator::create(const EvaluatorOpti
 llvm::Expected<Evaluation> Evaluator::evaluate(const Policy &P, llvm::StringRef Name) {
   Evaluation Result;
   auto Start = std::chrono::steady_clock::now();
-  VariantOptions Compiling;
-  Compiling.Clang = Opts.Clang;
-  Compiling.TimeoutSeconds = Opts.CompileTimeoutSeconds;
-  Compiling.Memo = &Memo;
   std::string Directory = Opts.WorkDir + "/variants/" + Name.str();
-  auto Variant = compileVariant(P, Plan, Directory, Compiling);
+  auto Variant = Variants->compile(P, Directory);
   if (!Variant)
     return Variant.takeError();
   Result.Decisions = Variant->Decisions;

@@ -6,8 +6,8 @@
 /// simulation is needed.
 #pragma once
 
-#include "compile/Variant.h"
-#include "replay/Replay.h"
+#include "compile/PolicyVariants.h"
+#include "replay/ReplayContext.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
@@ -24,10 +24,9 @@ struct EvaluatorOptions {
   ReplayContext *Replay = nullptr;
   std::string WorkDir;    ///< variants, removed after each replay
   std::string NamePrefix; ///< of this process's variants (several may share WorkDir)
-  std::string CacheDir;   ///< the middle ends; empty: whole compiles
-  std::string Clang = "clang-22";
-  unsigned Jobs = 1; ///< for planning; evaluations themselves are single-threaded
-  double CompileTimeoutSeconds = 600;
+  /// How variants are planned and compiled: PlanJobs for planning; evaluations
+  /// themselves are single-threaded (Jobs), and share a compile memo (always on).
+  PolicyVariantsOptions Compiling;
 };
 
 struct Evaluation {
@@ -49,18 +48,16 @@ public:
   llvm::Expected<Evaluation> evaluate(const Policy &P, llvm::StringRef Name);
 
   uint64_t defaultCycles() const { return DefaultCycles; }
-  const VariantPlan &plan() const { return Plan; }
 
 private:
-  Evaluator(EvaluatorOptions Opts, VariantPlan Plan)
-      : Opts(std::move(Opts)), Plan(std::move(Plan)), Memo(this->Plan.Modules.size(), 16) {}
+  Evaluator(EvaluatorOptions Opts, std::unique_ptr<PolicyVariants> Variants)
+      : Opts(std::move(Opts)), Variants(std::move(Variants)) {}
 
   /// The predicted cycles of a compiled variant, replayed or from the cache.
   llvm::Expected<uint64_t> replayVariant(const VariantResult &Variant, bool &Reused);
 
   EvaluatorOptions Opts;
-  VariantPlan Plan;
-  CompileMemo Memo;
+  std::unique_ptr<PolicyVariants> Variants; ///< with a compile memo
   uint64_t DefaultCycles = 0;
   std::mutex CacheLock;
   llvm::StringMap<uint64_t> ReplayedCycles; ///< by hash of the variant's objects

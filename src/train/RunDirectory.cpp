@@ -4,6 +4,7 @@
 #include "Checkpoint.h"
 #include "Train.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 #include "support/Json.h"
 #include "support/OutputFile.h"
 
@@ -85,21 +86,25 @@ RunLock::~RunLock() {
 }
 
 llvm::Error truncateLog(const std::string &Path, uint64_t NextStep) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path);
-  if (!Buffer && NextStep == 0)
+  auto Buffer = readRegularFile(Path);
+  if (!Buffer && NextStep == 0) {
+    llvm::consumeError(Buffer.takeError());
     return llvm::Error::success(); // killed before its first record
+  }
   if (!Buffer)
-    return inputError(Path, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   std::string Kept;
   llvm::SmallVector<llvm::StringRef> Lines;
   (*Buffer)->getBuffer().split(Lines, '\n', -1, false);
   uint64_t Expected = 0;
   for (llvm::StringRef Line : Lines) {
     Json Record = Json::parse(Line.begin(), Line.end(), nullptr, false);
-    if (Record.is_discarded() || !Record.is_object() || !Record.contains("step") ||
-        !Record["step"].is_number_unsigned())
+    auto Read = getJsonField<uint64_t>(Record, "step", Path);
+    if (!Read) {
+      llvm::consumeError(Read.takeError());
       return inputError(Path, "line {} is not a step record", Expected + 1);
-    uint64_t Step = Record["step"].get<uint64_t>();
+    }
+    uint64_t Step = *Read;
     if (Step != Expected)
       return inputError(Path, "line {} records step {}, not {}: the log is not the "
                               "checkpoint's",

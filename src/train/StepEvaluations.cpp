@@ -22,28 +22,49 @@ Json StepEvaluation::toJSON() const {
   return Out;
 }
 
+namespace {
+
+/// Reads the fields of a step evaluation, the first problem kept.
+struct FieldReader {
+  llvm::Error Problem = llvm::Error::success();
+
+  template <typename T> void read(const Json &Object, const char *Key, T &Out) {
+    if (Problem)
+      return;
+    auto Value = getJsonField<T>(Object, Key, "evaluation");
+    if (Value)
+      Out = std::move(*Value);
+    else
+      Problem = Value.takeError();
+  }
+};
+
+} // namespace
+
 llvm::Expected<StepEvaluation> StepEvaluation::fromJSON(const Json &Value) {
   StepEvaluation E;
-  try {
-    E.Direction = Value.at("direction").get<int>();
-    E.Sign = Value.at("sign").get<int>();
-    E.Done = Value.at("done").get<bool>();
-    if (Value.contains("result")) {
-      const Json &R = Value["result"];
-      Evaluation Ev;
-      Ev.Speedup = R.at("speedup").get<double>();
-      Ev.Cycles = R.at("cycles").get<uint64_t>();
-      Ev.Decisions = R.at("decisions").get<uint64_t>();
-      Ev.CompileSeconds = R.at("compile_seconds").get<double>();
-      Ev.ReplaySeconds = R.at("replay_seconds").get<double>();
-      Ev.CompileReused = R.at("compile_reused").get<bool>();
-      Ev.ReplayReused = R.at("replay_reused").get<bool>();
-      E.Result = Ev;
-    } else {
-      E.Failure = Value.at("failure").get<std::string>();
-    }
-  } catch (const nlohmann::json::exception &Ex) {
-    return stageError("a rank sent a malformed evaluation: {}", Ex.what());
+  FieldReader Fields;
+  Fields.read(Value, "direction", E.Direction);
+  Fields.read(Value, "sign", E.Sign);
+  Fields.read(Value, "done", E.Done);
+  if (std::optional<Json> R = findJsonField<Json>(Value, "result")) {
+    Evaluation Ev;
+    Fields.read(*R, "speedup", Ev.Speedup);
+    Fields.read(*R, "cycles", Ev.Cycles);
+    Fields.read(*R, "decisions", Ev.Decisions);
+    Fields.read(*R, "compile_seconds", Ev.CompileSeconds);
+    Fields.read(*R, "replay_seconds", Ev.ReplaySeconds);
+    Fields.read(*R, "compile_reused", Ev.CompileReused);
+    Fields.read(*R, "replay_reused", Ev.ReplayReused);
+    E.Result = Ev;
+  } else {
+    Fields.read(Value, "failure", E.Failure);
+  }
+  if (Fields.Problem) {
+    std::string Why;
+    llvm::handleAllErrors(std::move(Fields.Problem),
+                          [&](const InputError &I) { Why = I.what(); });
+    return stageError("a rank sent a malformed evaluation: {}", Why);
   }
   return E;
 }

@@ -6,11 +6,13 @@
 #include "Checkpoint.h"
 #include "Directions.h"
 #include "Evaluator.h"
+#include "Gradient.h"
 #include "RunDirectory.h"
 #include "StepEvaluations.h"
 #include "Team.h"
 #include "compile/InteractiveCompile.h"
 #include "policy/Policy.h"
+#include "replay/Replay.h"
 #include "support/Error.h"
 #include "support/ParallelWork.h"
 
@@ -76,10 +78,10 @@ makeEvaluator(const TrainOptions &Opts, const Team &T, ReplayContext &Context) {
   Evaluating.Replay = &Context;
   Evaluating.WorkDir = Opts.Output + "/work";
   Evaluating.NamePrefix = variantPrefix(T);
-  Evaluating.CacheDir = Opts.CacheDir;
-  Evaluating.Clang = Opts.Clang;
-  Evaluating.Jobs = Opts.Jobs;
-  Evaluating.CompileTimeoutSeconds = Opts.CompileTimeoutSeconds;
+  Evaluating.Compiling.CacheDir = Opts.CacheDir;
+  Evaluating.Compiling.Clang = Opts.Clang;
+  Evaluating.Compiling.PlanJobs = Opts.Jobs;
+  Evaluating.Compiling.TimeoutSeconds = Opts.CompileTimeoutSeconds;
   return Evaluator::create(Evaluating);
 }
 
@@ -196,8 +198,8 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts,
     std::vector<StepEvaluation> &Outcomes = *Evaluated;
 
     // Pairs count only whole: a failed evaluation drops its partner too.
-    std::vector<uint32_t> Kept;
-    std::vector<double> Rewards;
+    PairedRewards Pairs = pairRewards(Outcomes, Opts.Perturbations);
+    const std::vector<double> &Rewards = Pairs.Rewards;
     unsigned Failures = 0;
     std::string FirstFailure;
     for (const StepEvaluation &O : Outcomes)
@@ -205,12 +207,6 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts,
         ++Failures;
         if (FirstFailure.empty())
           FirstFailure = O.Failure;
-      }
-    for (uint32_t D = 0; D < Opts.Perturbations; ++D)
-      if (Outcomes[1 + 2 * D].Result && Outcomes[2 + 2 * D].Result) {
-        Kept.push_back(D);
-        Rewards.push_back(Outcomes[1 + 2 * D].Result->Speedup);
-        Rewards.push_back(Outcomes[2 + 2 * D].Result->Speedup);
       }
     bool Skipped = Rewards.size() < MinSuccessShare * 2 * Opts.Perturbations;
     const std::optional<Evaluation> &Unperturbed = Outcomes[0].Result;
@@ -233,21 +229,7 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts,
       Result.FinalSpeedup = Unperturbed->Speedup;
     }
     if (!Skipped) {
-      double Mean = std::accumulate(Rewards.begin(), Rewards.end(), 0.0) / Rewards.size();
-      double Variance = 0;
-      for (double R : Rewards)
-        Variance += (R - Mean) * (R - Mean);
-      double Deviation = std::sqrt(Variance / Rewards.size());
-      std::vector<double> Gradient(Size, 0.0);
-      // Identical rewards say nothing about the direction: no step.
-      if (Deviation > 0)
-        for (size_t K = 0; K < Kept.size(); ++K) {
-          double Difference = (Rewards[2 * K] - Rewards[2 * K + 1]) / Deviation;
-          double Scale = Difference / (2 * Kept.size() * Opts.Sigma);
-          const std::vector<float> &Eps = Directions[Kept[K]];
-          for (size_t J = 0; J < Size; ++J)
-            Gradient[J] += Scale * Eps[J];
-        }
+      std::vector<double> Gradient = esGradient(Pairs, Directions, Opts.Sigma, Size);
       if (std::optional<size_t> Bad = State.Optimizer.step(State.Parameters, Gradient))
         return stageError("step {}: Adam's update would take parameter {} beyond the "
                           "finite floats (step size {}); stopped {}",

@@ -6,7 +6,8 @@
 /// killed resumes where its last step ended and yields the same rewards.
 #pragma once
 
-#include "replay/Replay.h"
+#include "replay/EngineKind.h"
+#include "replay/SpanSettings.h"
 #include "support/Json.h"
 
 #include "llvm/Support/Error.h"

@@ -3,6 +3,7 @@
 /// speedup per step (a line) over the perturbations' range (a band).
 #include "Train.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 #include "support/OutputFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -22,9 +23,9 @@ struct StepPoint {
 /// A number of the record; none if missing, or if it would not plot (a log may hold
 /// anything, and 1e308 % is an infinity).
 std::optional<double> numberAt(const Json &Record, const char *Key, double Scale = 1) {
-  if (Record.contains(Key) && Record[Key].is_number() &&
-      std::isfinite(Record[Key].get<double>() * Scale))
-    return Record[Key].get<double>();
+  std::optional<double> Value = findJsonField<double>(Record, Key);
+  if (Value && std::isfinite(*Value * Scale))
+    return Value;
   return std::nullopt;
 }
 
@@ -32,16 +33,15 @@ std::optional<double> numberAt(const Json &Record, const char *Key, double Scale
 
 llvm::Expected<std::string> writeTrainReport(llvm::StringRef Directory) {
   std::string LogPath = Directory.str() + "/" + TrainLogFile;
-  auto Buffer = llvm::MemoryBuffer::getFile(LogPath);
+  auto Buffer = readRegularFile(LogPath);
   if (!Buffer)
-    return inputError(LogPath, "cannot read: {}", Buffer.getError().message());
+    return Buffer.takeError();
   std::vector<StepPoint> Points;
   llvm::SmallVector<llvm::StringRef> Lines;
   (*Buffer)->getBuffer().split(Lines, '\n', -1, false);
   for (llvm::StringRef Line : Lines) {
     Json Record = Json::parse(Line.str(), nullptr, false);
-    auto Step = Record.is_discarded() || !Record.is_object() ? std::nullopt
-                                                             : numberAt(Record, "step");
+    std::optional<double> Step = numberAt(Record, "step");
     if (!Step)
       return inputError(LogPath, "holds a line that is not a step record");
     Points.push_back({*Step, numberAt(Record, "unperturbed_speedup", 100),

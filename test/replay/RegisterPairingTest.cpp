@@ -4,7 +4,7 @@
 #include "McaSimulator.h"
 #include "SpanPlan.h"
 #include "TestSupport.h"
-#include "trace/Disassembler.h"
+#include "code/Disassembler.h"
 
 using namespace mlgo;
 using namespace mlgo::test;

@@ -4,9 +4,8 @@
 #include "Refill.h"
 #include "Replay.h"
 #include "TestSupport.h"
+#include "TracedAddresses.h"
 #include "support/Error.h"
-#include "trace/CollectorStream.h"
-#include "trace/SegmentBuilder.h"
 #include "trace/SegmentTrace.h"
 #include "trace/Trace.h"
 #include "trace/TraceProfile.h"
@@ -18,45 +17,6 @@ using namespace mlgo::test;
 namespace {
 
 #ifdef MLGO_TEST_VALGRIND_LIB_DIR
-
-/// From one raw collector stream: the .bbtrace (as trace record writes it), and,
-/// instruction by instruction, the link-time address of every traced instruction of the
-/// binary that lies in a block or in the padding after one.
-struct Recording : CollectorStreamListener {
-  Recording(const CodeImage &Image, SegmentBuilder &Builder, SegmentTraceWriter &Writer,
-            const CollectorStreamReader &Reader)
-      : Image(Image), Builder(Builder), Writer(Writer), Reader(Reader) {}
-
-  llvm::Error onModule(const CollectorModule &M) override {
-    if (M.IsMainExecutable)
-      Binary = M;
-    if (llvm::Error E = Writer.defineModule(M.Id, M.Path))
-      return E;
-    return Builder.onModule(M);
-  }
-  llvm::Error onSuperblock(const CollectorSuperblock &S, uint32_t Index) override {
-    return Builder.onSuperblock(S, Index);
-  }
-  llvm::Error onRun(const CollectorRun &R) override {
-    const CollectorSuperblock &S = Reader.superblocks()[R.SuperblockIndex];
-    uint64_t Address = S.Address;
-    for (uint32_t I = 0; I < R.NumInstructions; ++I) {
-      uint64_t Link = Address - Binary.LoadBias;
-      if (S.ModuleId == Binary.Id &&
-          (Image.findSegment(Link) || Image.findSegmentAtOrBefore(Link)))
-        Mapped.push_back(Link);
-      Address += S.InstrLengths[I];
-    }
-    return Builder.onRun(R);
-  }
-
-  const CodeImage &Image;
-  SegmentBuilder &Builder;
-  SegmentTraceWriter &Writer;
-  const CollectorStreamReader &Reader;
-  CollectorModule Binary;
-  std::vector<uint64_t> Mapped;
-};
 
 struct AddressSink : RefillSink {
   std::vector<uint64_t> Addresses;
@@ -86,15 +46,7 @@ RecordedWorkload recordWorkload(const std::string &Dir, const char *Scale) {
   INFO(Traced.Output);
   REQUIRE(Traced.ExitCode == 0);
 
-  CodeImage Image = requireOk(CodeImage::loadBinary(W.Binary));
-  auto Writer = requireOk(SegmentTraceWriter::create(W.Trace, describeImage(Image)));
-  auto Reader = requireOk(CollectorStreamReader::open(Dir + "/raw.bin"));
-  SegmentBuilder Builder(Image, *Writer);
-  Recording Listener(Image, Builder, *Writer, *Reader);
-  requireSuccess(Reader->run(Listener));
-  requireSuccess(Builder.finish());
-  requireSuccess(Writer->finish());
-  W.MappedAddresses = std::move(Listener.Mapped);
+  W.MappedAddresses = deriveTraceWithAddresses(Dir + "/raw.bin", W.Binary, W.Trace);
   return W;
 }
 

@@ -2,7 +2,7 @@
 // the variant's BB address map) and may take any 32-bit value.
 #include "TestSupport.h"
 #include "VariantCode.h"
-#include "trace/CodeImage.h"
+#include "code/CodeImage.h"
 #include "trace/SegmentTrace.h"
 
 using namespace mlgo;

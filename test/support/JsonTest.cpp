@@ -21,6 +21,22 @@ TEST_CASE("JSON files round-trip and fields are checked", "[support]") {
   CHECK_FALSE(requireOk(getOptionalJsonField<int>(Value, "missing", Path)).has_value());
 }
 
+TEST_CASE("a field read leniently is there as its type or not at all", "[support]") {
+  Json Value = {{"name", "x"}, {"count", 3}, {"ratio", 2.5}, {"negative", -1}};
+  CHECK(findJsonField<std::string>(Value, "name") == std::optional<std::string>("x"));
+  CHECK(findJsonField<int>(Value, "count") == std::optional<int>(3));
+  CHECK(findJsonField<double>(Value, "count") == std::optional<double>(3));
+  CHECK_FALSE(findJsonField<int>(Value, "missing").has_value());
+  CHECK_FALSE(findJsonField<int>(Value, "name").has_value());
+  CHECK_FALSE(findJsonField<std::string>(Value, "count").has_value());
+  // Numbers that would not fit as they are: as getJsonField refuses them.
+  CHECK_FALSE(findJsonField<int>(Value, "ratio").has_value());
+  CHECK_FALSE(findJsonField<uint64_t>(Value, "negative").has_value());
+  // Not an object at all, or a parse that failed.
+  CHECK_FALSE(findJsonField<int>(Json::array({1, 2}), "count").has_value());
+  CHECK_FALSE(findJsonField<int>(Json::parse("{", nullptr, false), "count").has_value());
+}
+
 TEST_CASE("invalid JSON names the file", "[support]") {
   std::string Dir = makeTempDir("json");
   writeFile(Dir + "/bad.json", "{\"a\": ");

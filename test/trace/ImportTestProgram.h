@@ -4,10 +4,10 @@
 /// events of a .bbtrace read back.
 #pragma once
 
-#include "CodeImage.h"
-#include "Disassembler.h"
 #include "ExecutableLayout.h"
 #include "SegmentBuilder.h"
+#include "code/CodeImage.h"
+#include "code/Disassembler.h"
 
 #include "llvm/Object/ObjectFile.h"
 #include <string>

@@ -1,12 +1,12 @@
 // Segment derivation on a real recording of the bundled workload: every traced
 // instruction is accounted for, and almost all of the binary's lie in mapped blocks.
 // And on made-up runs of a real binary's code.
-#include "CodeImage.h"
 #include "CollectorStream.h"
 #include "ImportTestProgram.h"
 #include "RunSynthesizer.h"
 #include "SegmentBuilder.h"
 #include "TestSupport.h"
+#include "code/CodeImage.h"
 #include "support/Error.h"
 
 

@@ -1,9 +1,9 @@
 // The .bbtrace format: a recorded segment trace survives the round trip exactly, and
 // damaged or foreign files are refused with the reason.
-#include "CodeImage.h"
 #include "SegmentBuilder.h"
 #include "SegmentTrace.h"
 #include "TestSupport.h"
+#include "code/CodeImage.h"
 
 #include "llvm/Support/FileSystem.h"
 

@@ -1,10 +1,10 @@
 // trace record end to end on a real multi-threaded program: one stream per thread, each
 // worker's work in its own thread, and every instruction accounted for exactly.
-#include "CodeImage.h"
-#include "Disassembler.h"
 #include "SegmentTrace.h"
 #include "TestSupport.h"
 #include "Trace.h"
+#include "code/CodeImage.h"
+#include "code/Disassembler.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Program.h"

@@ -1,7 +1,7 @@
 // CodeImage on real clang-22 binaries: blocks, segments and lookups checked against
 // llvm-objdump's disassembly and the BB address map.
 #include "TestSupport.h"
-#include "trace/CodeImage.h"
+#include "code/CodeImage.h"
 
 #include "llvm/Support/Path.h"
 #include <sstream>
@@ -67,7 +67,7 @@ bool endsSegment(const std::string &Mnemonic) {
 
 } // namespace
 
-TEST_CASE("blocks and segments agree with llvm-objdump", "[trace]") {
+TEST_CASE("blocks and segments agree with llvm-objdump", "[code]") {
   initializeTargets();
   std::string Binary = buildProgram(makeTempDir("image"), MapFlags);
   CodeImage Image = requireOk(CodeImage::loadBinary(Binary));
@@ -100,7 +100,7 @@ TEST_CASE("blocks and segments agree with llvm-objdump", "[trace]") {
   }
 }
 
-TEST_CASE("static functions of the same name stay apart by file", "[trace]") {
+TEST_CASE("static functions of the same name stay apart by file", "[code]") {
   initializeTargets();
   std::string Binary = buildProgram(makeTempDir("image"), MapFlags);
   CodeImage Image = requireOk(CodeImage::loadBinary(Binary));
@@ -111,7 +111,7 @@ TEST_CASE("static functions of the same name stay apart by file", "[trace]") {
   CHECK(Keys == std::vector<std::string>{"a.c:helper", "b.c:helper", "fromA", "main"});
 }
 
-TEST_CASE("the identity is the GNU build ID", "[trace]") {
+TEST_CASE("the identity is the GNU build ID", "[code]") {
   initializeTargets();
   std::string Dir = makeTempDir("image");
   std::string Binary = buildProgram(Dir, std::string(MapFlags) + " -Wl,--build-id=0x0123abcd");
@@ -121,7 +121,7 @@ TEST_CASE("the identity is the GNU build ID", "[trace]") {
 }
 
 TEST_CASE("addresses outside blocks are not mapped, padding goes to the block before",
-          "[trace]") {
+          "[code]") {
   initializeTargets();
   std::string Binary = buildProgram(makeTempDir("image"), MapFlags);
   CodeImage Image = requireOk(CodeImage::loadBinary(Binary));
@@ -139,7 +139,7 @@ TEST_CASE("addresses outside blocks are not mapped, padding goes to the block be
   }
 }
 
-TEST_CASE("binaries the trace cannot use are rejected with the reason", "[trace]") {
+TEST_CASE("binaries the trace cannot use are rejected with the reason", "[code]") {
   initializeTargets();
   std::string Dir = makeTempDir("image");
   std::string NoMap = buildProgram(Dir, "-O2");
@@ -175,7 +175,7 @@ layout(const CodeImage &Image) {
 } // namespace
 
 TEST_CASE("objects give the same functions, blocks and segments as their link",
-          "[trace]") {
+          "[code]") {
   initializeTargets();
   for (const char *Extra : {"", " -ffunction-sections"}) {
     std::string Dir = makeTempDir("image");
@@ -195,7 +195,7 @@ TEST_CASE("objects give the same functions, blocks and segments as their link",
   }
 }
 
-TEST_CASE("a directory without objects, or objects without a map, is rejected", "[trace]") {
+TEST_CASE("a directory without objects, or objects without a map, is rejected", "[code]") {
   initializeTargets();
   std::string Dir = makeTempDir("image");
   CHECK(requireError(CodeImage::load(Dir)) == Dir + ": holds no object files (*.o)");
@@ -206,7 +206,7 @@ TEST_CASE("a directory without objects, or objects without a map, is rejected", 
 }
 
 TEST_CASE("links in a directory of objects neither loop nor count an object twice",
-          "[trace]") {
+          "[code]") {
   initializeTargets();
   std::string Dir = makeTempDir("image");
   buildProgram(Dir, MapFlags);
@@ -225,7 +225,7 @@ TEST_CASE("links in a directory of objects neither loop nor count an object twic
   CHECK(layout(Linked) == layout(Clean));
 }
 
-TEST_CASE("a device or a FIFO is no binary", "[trace]") {
+TEST_CASE("a device or a FIFO is no binary", "[code]") {
   CHECK(requireError(CodeImage::load("/dev/zero")) == "/dev/zero: not a regular file");
   CHECK(requireError(CodeImage::loadObjects({"/dev/zero"}, "objects")) ==
         "/dev/zero: not a regular file");

@@ -1,0 +1,37 @@
+/// \file
+/// Fast replay's span settings: how far around a difference from the reference it
+/// simulates, and the shard (--sample) it may count differences in.
+#pragma once
+
+#include <cstdint>
+
+namespace mlgo {
+
+/// Fast replay's spans (src/replay/SpanPlan.h): where a variant's code differs from
+/// its reference's, in instructions of the variant.
+struct SpanSettings {
+  /// Simulated before a span's first difference, not counted: fills the pipeline.
+  /// 512 and 512 (both at least twice the 224-entry ROB of skylake) kept the errors of
+  /// 22 variants within 0.034 points; 256 and 256 reached 0.049; 1024 and 1024 gave
+  /// 0.030 and simulated a third more (docs/fast-replay-status.md).
+  uint32_t WarmUp = 512;
+  /// Of the same code after a span's last difference, still counted: by then the
+  /// pipeline has converged to the reference's.
+  uint32_t Settle = 512;
+  /// Warm-up and settling for a replay with the stack engine (ReplayOptions): the
+  /// pipeline then runs further ahead, and 512 erred 0.225 points on a variant of json,
+  /// 4096 0.000.
+  static constexpr uint32_t StackEngineSpan = 4096;
+  /// Sampling (a trace shard): when SampleEvery is not 0, differences
+  /// count only in the events whose ordinal modulo SampleEvery is below SampleLength,
+  /// weighted SampleEvery / SampleLength. Ordinals name the same events in every
+  /// variant, so all variants are compared on the same windows.
+  uint64_t SampleEvery = 0;
+  uint64_t SampleLength = 0;
+
+  bool samples() const { return SampleEvery != 0; }
+  /// The weight of a counted difference.
+  double sampleWeight() const { return samples() ? double(SampleEvery) / SampleLength : 1; }
+};
+
+} // namespace mlgo

@@ -1,0 +1,75 @@
+// A step evaluation as it travels between MPI ranks: read back exactly as written,
+// and a malformed one refused with what is wrong with it.
+#include "StepEvaluations.h"
+#include "TestSupport.h"
+
+using namespace mlgo;
+using namespace mlgo::test;
+
+namespace {
+
+Json evaluated() {
+  return Json::parse(R"({"direction": 3, "sign": -1, "done": true,
+    "result": {"speedup": 0.015625, "cycles": 123456789012, "decisions": 42,
+               "compile_seconds": 1.5, "replay_seconds": 0.25,
+               "compile_reused": true, "replay_reused": false}})");
+}
+
+std::string refused(const Json &Value) {
+  return requireError(StepEvaluation::fromJSON(Value));
+}
+
+} // namespace
+
+TEST_CASE("a step evaluation is read exactly as written", "[train]") {
+  StepEvaluation E = requireOk(StepEvaluation::fromJSON(evaluated()));
+  CHECK(E.Direction == 3);
+  CHECK(E.Sign == -1);
+  CHECK(E.Done);
+  REQUIRE(E.Result.has_value());
+  CHECK(E.Result->Speedup == 0.015625);
+  CHECK(E.Result->Cycles == 123456789012u);
+  CHECK(E.Result->Decisions == 42);
+  CHECK(E.Result->CompileSeconds == 1.5);
+  CHECK(E.Result->ReplaySeconds == 0.25);
+  CHECK(E.Result->CompileReused);
+  CHECK_FALSE(E.Result->ReplayReused);
+  CHECK(E.Failure.empty());
+  CHECK(E.toJSON() == evaluated());
+
+  Json Failed = {{"direction", -1}, {"sign", 0}, {"done", true}, {"failure", "x.c: boom"}};
+  StepEvaluation F = requireOk(StepEvaluation::fromJSON(Failed));
+  CHECK(F.Direction == -1);
+  CHECK_FALSE(F.Result.has_value());
+  CHECK(F.Failure == "x.c: boom");
+  CHECK(F.toJSON() == Failed);
+}
+
+TEST_CASE("a malformed step evaluation is refused with what is wrong", "[train]") {
+  const std::string Prefix = "a rank sent a malformed evaluation: ";
+  CHECK(refused(Json::array()) == Prefix + "expected a JSON object");
+  Json NoSign = evaluated();
+  NoSign.erase("sign");
+  CHECK(refused(NoSign) == Prefix + "missing field 'sign'");
+  Json NoCycles = evaluated();
+  NoCycles["result"].erase("cycles");
+  CHECK(refused(NoCycles) == Prefix + "missing field 'cycles'");
+  Json NoFailure = evaluated();
+  NoFailure.erase("result");
+  CHECK(refused(NoFailure) == Prefix + "missing field 'failure'");
+  Json Fraction = evaluated();
+  Fraction["direction"] = 2.5;
+  CHECK(refused(Fraction) ==
+        Prefix + "field 'direction': 2.5 is not an integer from -2147483648 to 2147483647");
+  Json Negative = evaluated();
+  Negative["result"]["cycles"] = -1;
+  CHECK(refused(Negative) ==
+        Prefix + "field 'cycles': -1 is not an integer from 0 to 18446744073709551615");
+  Json WrongType = evaluated();
+  WrongType["done"] = "yes";
+  CHECK_THAT(refused(WrongType),
+             Catch::StartsWith(Prefix + "field 'done' has the wrong type: "));
+  Json NotAnObject = evaluated();
+  NotAnObject["result"] = 7;
+  CHECK(refused(NotAnObject) == Prefix + "expected a JSON object");
+}
