@@ -33,6 +33,8 @@ const char *const Kernels = R"(
   addq %rax, %rax
   .section .text.imul_rbx,"ax",@progbits
   imulq %rbx, %rbx
+  .section .text.add_load,"ax",@progbits
+  addq 8(%rsp), %rax
   .section .text.zero,"ax",@progbits
   xorl %ecx, %ecx
   .section .text.zeros,"ax",@progbits
@@ -101,8 +103,12 @@ struct Held {
 struct Described {
   unsigned MicroOps = 0, Latency = 0;
   bool ZeroLatency = false, ReadAdvances = false;
-  /// The smallest scheduler (buffered resource) it waits in; ~0u for none.
-  unsigned Scheduler = ~0u;
+  /// The sizes of the schedulers (buffered resources) it waits in.
+  std::vector<unsigned> Schedulers;
+  /// By register name: how many cycles early the instruction's read of the register
+  /// may take the value its own write of it produces (the read advance of a chain of
+  /// copies).
+  std::map<std::string, int> SelfAdvance;
   std::map<std::string, unsigned> WriteLatency; ///< by register name
   std::vector<Held> Resources;
 };
@@ -149,10 +155,19 @@ struct Cpu {
     D.ReadAdvances = !STI.getReadAdvanceEntries(Class).empty();
     for (auto *W = STI.getWriteProcResBegin(&Class); W != STI.getWriteProcResEnd(&Class); ++W)
       if (model().getProcResource(W->ProcResourceIdx)->BufferSize > 0)
-        D.Scheduler = std::min<unsigned>(D.Scheduler,
-                                         model().getProcResource(W->ProcResourceIdx)->BufferSize);
-    for (const llvm::mca::WriteState &W : Made->getDefs())
-      D.WriteLatency[Flow->target().registerInfo().getName(W.getRegisterID())] = W.getLatency();
+        D.Schedulers.push_back(model().getProcResource(W->ProcResourceIdx)->BufferSize);
+    const llvm::MCRegisterInfo &MRI = Flow->target().registerInfo();
+    for (const llvm::mca::WriteState &W : Made->getDefs()) {
+      D.WriteLatency[MRI.getName(W.getRegisterID())] = W.getLatency();
+      for (const llvm::mca::ReadState &R : Made->getUses())
+        if (R.getRegisterID() == W.getRegisterID()) {
+          int Advance =
+              STI.getReadAdvanceCycles(model().getSchedClassDesc(R.getSchedClass()),
+                                       R.getDescriptor().UseIndex, W.getWriteResourceID());
+          int &Max = D.SelfAdvance[MRI.getName(W.getRegisterID())];
+          Max = std::max(Max, Advance);
+        }
+    }
     for (const auto &[Mask, Use] : Desc.Resources) {
       if (!Use.size())
         continue;
@@ -346,10 +361,56 @@ TEST_CASE("flow: a long chain fills the reorder buffer and holds back what follo
     const uint64_t E = 1 + A * L;
     INFO("A " << A << ", B " << B << ", E " << E);
     // Both chains wait in their scheduler without filling it.
-    REQUIRE(std::max(A, B) < Chain.Scheduler);
+    REQUIRE(Chain.Schedulers.size() == 1);
+    REQUIRE(std::max(A, B) < Chain.Schedulers[0]);
     Code Kernel =
         repeat(kernel("imul"), A) + repeat(kernel("zero"), R) + repeat(kernel("imul_rbx"), B);
     CHECK(C.flow(Kernel) == E + 2 + B * L + 1);
+  }
+}
+
+TEST_CASE("flow: a full scheduler holds back dispatch", "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    Described Chain = C.describe("imul");
+    REQUIRE(Chain.Schedulers.size() == 1);
+    const uint64_t S = Chain.Schedulers[0], L = Chain.WriteLatency.at("RAX");
+    REQUIRE(C.describe("imul_rbx").Schedulers == Chain.Schedulers);
+    REQUIRE(L >= 2); // the two chains never want the multiplier in the same cycle
+    // K imuls chained on rax, then M on rbx, independent of them. Each waits in the
+    // scheduler until it issues, and rax's issue one every L cycles (the first in
+    // cycle 1): rbx's first dispatches once S of the K remain, when rax's K - S issues,
+    // in cycle 1 + (K - S) * L; from then on a place is free whenever rbx's chain needs
+    // one. Without that limit rbx's chain would start near cycle (K + 1) / W.
+    const uint64_t K = S + 10, M = S + 10;
+    REQUIRE(K + M <= C.reorderBuffer());
+    REQUIRE(K / C.width() < 1 + (K - S) * L);
+    const uint64_t FirstIssue = 1 + (K - S) * L + 1;
+    Code Kernel = repeat(kernel("imul"), K) + repeat(kernel("imul_rbx"), M);
+    CHECK(C.flow(Kernel) == FirstIssue + M * L + 1);
+  }
+}
+
+TEST_CASE("flow: a read advance shortens a chain", "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    // add 8(%rsp), %rax, chained on rax: the load issues with the instruction, and the
+    // add reads rax only after the load, so rax may come Advance cycles late (LLVM's
+    // ReadAfterLd): one copy every L - Advance cycles, each complete L after its issue.
+    Described Add = C.describe("add_load");
+    const uint64_t L = Add.WriteLatency.at("RAX");
+    const int Advance = Add.SelfAdvance.at("RAX");
+    INFO("latency " << L << ", advance " << Advance);
+    REQUIRE(Advance > 0);
+    REQUIRE(L - Advance >= 1);
+    const uint64_t Period = L - Advance;
+    for (const Held &H : Add.Resources)
+      REQUIRE(H.Lanes * Period >= H.Cycles);
+    REQUIRE(Add.MicroOps <= C.width());
+    for (unsigned N : {1u, 10u, 300u})
+      CHECK(C.flow(kernel("add_load"), N) == 1 + (N - 1) * Period + Add.Latency + 1);
   }
 }
 
