@@ -66,6 +66,30 @@ const char *const Kernels = R"(
   movq 16(%rsp), %rbx
   .section .text.use,"ax",@progbits
   addq %rbx, %rcx
+  .section .text.via_push,"ax",@progbits
+  pushq %rax
+  movq (%rsp), %rbx
+  .section .text.via_sub_add,"ax",@progbits
+  subq $16, %rsp
+  movq %rax, 8(%rsp)
+  addq $16, %rsp
+  movq -8(%rsp), %rbx
+  .section .text.via_rbp,"ax",@progbits
+  movq %rsp, %rbp
+  movq %rax, -16(%rbp)
+  movq -16(%rsp), %rbx
+  .section .text.via_lea,"ax",@progbits
+  leaq -32(%rsp), %rbp
+  movq %rax, 8(%rbp)
+  movq -24(%rsp), %rbx
+  .section .text.moved_away,"ax",@progbits
+  movq %rax, 8(%rsp)
+  subq $8, %rsp
+  movq 8(%rsp), %rbx
+  .section .text.clobbered,"ax",@progbits
+  movq %rax, 8(%rsp)
+  movq %rdx, %rsp
+  movq 8(%rsp), %rbx
   .section .text.spill_reload,"ax",@progbits
   imulq %rax, %rax
   movq %rax, 8(%rsp)
@@ -496,6 +520,34 @@ TEST_CASE("flow: a reload gets its value from the spill that wrote its slot", "[
     for (unsigned N : {1u, 3u, 200u}) {
       INFO(N);
       CHECK(C.flow(Loop, N) == 1 + N * (Li + LoopReload) + 1);
+    }
+  }
+}
+
+TEST_CASE("flow: stack slots are followed through the frame registers' changes", "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    const uint64_t Li = C.describe("imul").WriteLatency.at("RAX"),
+                   Lr = C.describe("reload").WriteLatency.at("RBX"),
+                   Lu = C.describe("use").WriteLatency.at("RCX");
+    const uint64_t M = 4, Stored = 1 + M * Li;
+    // As above: four imuls make rax late, a store of rax issues at Stored, a load into
+    // rbx and its use follow. The store and the load name one slot in other words.
+    for (const char *Same : {"via_push", "via_sub_add", "via_rbp", "via_lea"}) {
+      INFO(Same);
+      const Code &Pair = kernel(Same);
+      REQUIRE(C.describe(Pair.back()).WriteLatency.at("RBX") == Lr);
+      CHECK(C.flow(repeat(kernel("imul"), M) + Pair + kernel("use")) == Stored + Lr + Lu + 1);
+    }
+    // Other slots: the stack pointer moved between, or became a value the engine does
+    // not know. The stream ends when the store completes.
+    const uint64_t Spill = C.describe("spill").Latency;
+    REQUIRE(1 + 2 + Lr + Lu <= Stored + Spill);
+    for (const char *Other : {"moved_away", "clobbered"}) {
+      INFO(Other);
+      CHECK(C.flow(repeat(kernel("imul"), M) + kernel(Other) + kernel("use")) ==
+            Stored + Spill + 1);
     }
   }
 }
