@@ -371,7 +371,8 @@ TEST_CASE("flow: a long chain fills the reorder buffer and holds back what follo
     // The kernel: A, a chain of A imuls on rax (done at E = 1 + A * L); then R zero
     // idioms, done when dispatched but retired only after A, so that the reorder
     // buffer fills; then B, a chain of B imuls on rbx, independent of A. Instruction i
-    // needs the entry of instruction i - R: the first R + A - 1 dispatch before E + 1
+    // needs the entry of instruction i - R, free from the cycle after that one retired
+    // (FlowSimulator.cpp's convention): the first R + A - 1 dispatch before E + 1
     // (A long enough), the zero idiom at R + A - 1 waits for A's last to retire (E),
     // and B's instructions, whose entries are the zero idioms', dispatch from E + 1 on,
     // W - 1 in that cycle. B's first issues at E + 2, its last completes at
@@ -403,7 +404,8 @@ TEST_CASE("flow: a full scheduler holds back dispatch", "[replay][flow]") {
     REQUIRE(C.describe("imul_rbx").Schedulers == Chain.Schedulers);
     REQUIRE(L >= 2); // the two chains never want the multiplier in the same cycle
     // K imuls chained on rax, then M on rbx, independent of them. Each waits in the
-    // scheduler until it issues, and rax's issue one every L cycles (the first in
+    // scheduler until it issues (its place is free from its issue cycle on, as
+    // FlowSimulator.cpp has it), and rax's issue one every L cycles (the first in
     // cycle 1): rbx's first dispatches once S of the K remain, when rax's K - S issues,
     // in cycle 1 + (K - S) * L; from then on a place is free whenever rbx's chain needs
     // one. Without that limit rbx's chain would start near cycle (K + 1) / W.
