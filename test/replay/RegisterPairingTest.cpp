@@ -1,40 +1,15 @@
 // Fast replay's register pairing: code that differs only by register names needs no
 // simulation when every read reads the reference's value, and MCA indeed gives it the
 // same cycles; a read of another value is a difference.
+#include "Assemble.h"
 #include "McaSimulator.h"
 #include "SpanPlan.h"
 #include "TestSupport.h"
-#include "code/Disassembler.h"
 
 using namespace mlgo;
 using namespace mlgo::test;
 
 namespace {
-
-/// Assembles \p Assembly with clang-22; the decoded instructions of each section
-/// .text.<name>, by name.
-std::map<std::string, std::vector<llvm::MCInst>> assemble(const std::string &Assembly) {
-  std::string Dir = makeTempDir("register-pairing");
-  writeFile(Dir + "/code.s", Assembly);
-  CommandResult Built = runShell(std::string(ClangPath) + " -c code.s -o code.o", Dir);
-  INFO(Built.Output);
-  REQUIRE(Built.ExitCode == 0);
-  auto Decoder = requireOk(Disassembler::create(llvm::Triple("x86_64-unknown-linux-gnu")));
-  std::map<std::string, std::vector<llvm::MCInst>> Code;
-  for (auto &[Name, Bytes] : readSections(Dir + "/code.o", ".text.")) {
-    llvm::ArrayRef<uint8_t> Rest(reinterpret_cast<const uint8_t *>(Bytes.data()),
-                                 Bytes.size());
-    std::vector<llvm::MCInst> &Out = Code[Name.substr(6)];
-    while (!Rest.empty()) {
-      llvm::MCInst Inst;
-      auto Size = Decoder->decode(Rest, 0, Inst);
-      REQUIRE(Size);
-      Out.push_back(Inst);
-      Rest = Rest.drop_front(*Size);
-    }
-  }
-  return Code;
-}
 
 // A loop body carrying its value in rdi, three ways: as the reference runs it, renamed
 // consistently (rax, rcx, rdx as r8, r9, r10), and renamed with one read of another value

@@ -1,0 +1,615 @@
+// The flow engine against arithmetic: hand-built kernels whose cycles follow from the
+// scheduling model's numbers by the timing rules FlowSimulator.h states. Each test
+// reads the numbers it needs (latencies, micro-ops and resource cycles from
+// mca::InstrBuilder's description, widths and sizes from MCSchedModel), checks that
+// the kernel is in the regime its formula assumes, and asserts the exact cycles.
+//
+// The rules, as the formulas use them: the first instruction dispatches in cycle 0
+// and issues no sooner than cycle 1; an instruction completes at its issue plus its
+// latency and retires in the cycle it completes (in order); the cycles of a stream
+// run through the cycle of its last retirement, hence "+ 1" at the end.
+#include "Assemble.h"
+#include "CoreSimulator.h"
+#include "McaSimulator.h"
+#include "TestSupport.h"
+
+#include "llvm/MCA/Instruction.h"
+#include "llvm/MCA/Support.h"
+#include <set>
+#include <thread>
+
+using namespace mlgo;
+using namespace mlgo::test;
+
+namespace {
+
+const char *const Triple = "x86_64-unknown-linux-gnu";
+const char *const Cpus[] = {"skylake", "znver4"};
+
+const char *const Kernels = R"(
+  .section .text.imul,"ax",@progbits
+  imulq %rax, %rax
+  .section .text.add,"ax",@progbits
+  addq %rax, %rax
+  .section .text.imul_rbx,"ax",@progbits
+  imulq %rbx, %rbx
+  .section .text.add_load,"ax",@progbits
+  addq 8(%rsp), %rax
+  .section .text.zero,"ax",@progbits
+  xorl %ecx, %ecx
+  .section .text.zeros,"ax",@progbits
+  xorl %eax, %eax
+  xorl %ecx, %ecx
+  xorl %edx, %edx
+  xorl %esi, %esi
+  xorl %edi, %edi
+  xorl %r8d, %r8d
+  xorl %r9d, %r9d
+  .section .text.nop,"ax",@progbits
+  nop
+  .section .text.divide,"ax",@progbits
+  vdivsd %xmm8, %xmm9, %xmm0
+  .section .text.push,"ax",@progbits
+  pushq %rax
+  .section .text.pop,"ax",@progbits
+  popq %rbx
+  .section .text.stack_address,"ax",@progbits
+  leaq 8(%rsp), %rbx
+  .section .text.push_pop,"ax",@progbits
+  pushq %rax
+  popq %rax
+  .section .text.spill,"ax",@progbits
+  movq %rax, 8(%rsp)
+  .section .text.reload,"ax",@progbits
+  movq 8(%rsp), %rbx
+  .section .text.load_elsewhere,"ax",@progbits
+  movq 16(%rsp), %rbx
+  .section .text.use,"ax",@progbits
+  addq %rbx, %rcx
+  .section .text.via_push,"ax",@progbits
+  pushq %rax
+  movq (%rsp), %rbx
+  .section .text.via_sub_add,"ax",@progbits
+  subq $16, %rsp
+  movq %rax, 8(%rsp)
+  addq $16, %rsp
+  movq -8(%rsp), %rbx
+  .section .text.via_rbp,"ax",@progbits
+  movq %rsp, %rbp
+  movq %rax, -16(%rbp)
+  movq -16(%rsp), %rbx
+  .section .text.via_lea,"ax",@progbits
+  leaq -32(%rsp), %rbp
+  movq %rax, 8(%rbp)
+  movq -24(%rsp), %rbx
+  .section .text.moved_away,"ax",@progbits
+  movq %rax, 8(%rsp)
+  subq $8, %rsp
+  movq 8(%rsp), %rbx
+  .section .text.clobbered,"ax",@progbits
+  movq %rax, 8(%rsp)
+  movq %rdx, %rsp
+  movq 8(%rsp), %rbx
+  .section .text.spill_reload,"ax",@progbits
+  imulq %rax, %rax
+  movq %rax, 8(%rsp)
+  movq 8(%rsp), %rax
+)";
+
+using Code = std::vector<llvm::MCInst>;
+
+/// The kernels, assembled once.
+const Code &kernel(const std::string &Name) {
+  static const std::map<std::string, Code> All = assemble(Kernels);
+  return All.at(Name);
+}
+
+Code repeat(const Code &Body, unsigned Times) {
+  Code Out;
+  for (unsigned K = 0; K < Times; ++K)
+    Out.insert(Out.end(), Body.begin(), Body.end());
+  return Out;
+}
+
+Code operator+(Code A, const Code &B) {
+  A.insert(A.end(), B.begin(), B.end());
+  return A;
+}
+
+/// One processor resource an instruction holds: how many units it can pick from
+/// (Lanes), for how many cycles, and which unit resources those are.
+struct Held {
+  unsigned Lanes = 0, Cycles = 0;
+  std::set<unsigned> Units;
+};
+
+/// An instruction as mca::InstrBuilder describes it.
+struct Described {
+  unsigned MicroOps = 0, Latency = 0;
+  bool ZeroLatency = false, ReadAdvances = false;
+  /// The sizes of the schedulers (buffered resources) it waits in.
+  std::vector<unsigned> Schedulers;
+  /// By register name: how many cycles early the instruction's read of the register
+  /// may take the value its own write of it produces (the read advance of a chain of
+  /// copies).
+  std::map<std::string, int> SelfAdvance;
+  std::map<std::string, unsigned> WriteLatency; ///< by register name
+  std::vector<Held> Resources;
+};
+
+/// One CPU: the flow engine, MCA without the stack engine, and the model's numbers.
+struct Cpu {
+  std::string Name;
+  std::unique_ptr<Engine> Flow, Mca;
+  std::unique_ptr<McaInstructionBuilder> Builder;
+  std::vector<uint64_t> Masks;
+
+  explicit Cpu(const std::string &Name) : Name(Name) {
+    initializeTargets();
+    Flow = requireOk(Engine::create(EngineKind::Flow, Triple, Name, false));
+    Mca = requireOk(Engine::create(EngineKind::Mca, Triple, Name, false));
+    Builder = std::make_unique<McaInstructionBuilder>(Flow->target());
+    Masks.resize(model().getNumProcResourceKinds());
+    llvm::mca::computeProcResourceMasks(model(), Masks);
+  }
+
+  const llvm::MCSchedModel &model() const { return Flow->target().subtarget().getSchedModel(); }
+  unsigned width() const { return model().IssueWidth; }
+  /// As MCA sizes it: the extra processor info's reorder buffer, else the micro-op
+  /// buffer.
+  unsigned reorderBuffer() const {
+    if (model().hasExtraProcessorInfo() && model().getExtraProcessorInfo().ReorderBufferSize)
+      return model().getExtraProcessorInfo().ReorderBufferSize;
+    return model().MicroOpBufferSize;
+  }
+  /// Instructions retired a cycle at most; 0 for any number.
+  unsigned retireWidth() const {
+    return model().hasExtraProcessorInfo() ? model().getExtraProcessorInfo().MaxRetirePerCycle : 0;
+  }
+
+  Described describe(const llvm::MCInst &Inst) {
+    auto Made = requireOk(Builder->create(Inst));
+    const llvm::mca::InstrDesc &Desc = Made->getDesc();
+    const llvm::MCSubtargetInfo &STI = Flow->target().subtarget();
+    Described D;
+    D.MicroOps = Desc.NumMicroOps;
+    D.Latency = Desc.MaxLatency;
+    D.ZeroLatency = Desc.isZeroLatency();
+    const llvm::MCSchedClassDesc &Class = *model().getSchedClassDesc(Desc.SchedClassID);
+    D.ReadAdvances = !STI.getReadAdvanceEntries(Class).empty();
+    for (auto *W = STI.getWriteProcResBegin(&Class); W != STI.getWriteProcResEnd(&Class); ++W)
+      if (model().getProcResource(W->ProcResourceIdx)->BufferSize > 0)
+        D.Schedulers.push_back(model().getProcResource(W->ProcResourceIdx)->BufferSize);
+    const llvm::MCRegisterInfo &MRI = Flow->target().registerInfo();
+    for (const llvm::mca::WriteState &W : Made->getDefs()) {
+      D.WriteLatency[MRI.getName(W.getRegisterID())] = W.getLatency();
+      for (const llvm::mca::ReadState &R : Made->getUses())
+        if (R.getRegisterID() == W.getRegisterID()) {
+          int Advance =
+              STI.getReadAdvanceCycles(model().getSchedClassDesc(R.getSchedClass()),
+                                       R.getDescriptor().UseIndex, W.getWriteResourceID());
+          int &Max = D.SelfAdvance[MRI.getName(W.getRegisterID())];
+          Max = std::max(Max, Advance);
+        }
+    }
+    for (const auto &[Mask, Use] : Desc.Resources) {
+      if (!Use.size())
+        continue;
+      REQUIRE_FALSE(Use.isReserved());
+      unsigned Id = std::find(Masks.begin(), Masks.end(), Mask) - Masks.begin();
+      REQUIRE(Id < Masks.size());
+      const llvm::MCProcResourceDesc &R = *model().getProcResource(Id);
+      Held H;
+      H.Cycles = Use.size();
+      if (!R.SubUnitsIdxBegin) {
+        H.Lanes = R.NumUnits;
+        H.Units.insert(Id);
+      } else {
+        for (unsigned U = 0; U < R.NumUnits; ++U) {
+          H.Lanes += model().getProcResource(R.SubUnitsIdxBegin[U])->NumUnits;
+          H.Units.insert(R.SubUnitsIdxBegin[U]);
+        }
+      }
+      D.Resources.push_back(H);
+    }
+    return D;
+  }
+  Described describe(const std::string &Kernel) {
+    REQUIRE(kernel(Kernel).size() == 1);
+    return describe(kernel(Kernel)[0]);
+  }
+
+  /// The cycles of \p Body run \p Times times (as consecutive events) on a core of
+  /// \p E; checks that every instruction retired and that the cycles per function add
+  /// up.
+  static uint64_t run(Engine &E, const Code &Body, unsigned Times = 1) {
+    auto Core = E.startCore(1);
+    std::vector<uint64_t> Addresses(Body.size());
+    for (unsigned K = 0; K < Times; ++K)
+      requireSuccess(Core->add({0, K, Body, Addresses, {}, {}}));
+    requireSuccess(Core->finish());
+    REQUIRE(Core->instructions() == Body.size() * Times);
+    REQUIRE(Core->cyclesByFunction()[0] == Core->cycles());
+    return Core->cycles();
+  }
+  uint64_t flow(const Code &Body, unsigned Times = 1) { return run(*Flow, Body, Times); }
+  uint64_t mca(const Code &Body, unsigned Times = 1) { return run(*Mca, Body, Times); }
+};
+
+Cpu &cpu(const std::string &Name) {
+  static std::map<std::string, std::unique_ptr<Cpu>> All;
+  auto &C = All[Name];
+  if (!C)
+    C = std::make_unique<Cpu>(Name);
+  return *C;
+}
+
+/// N dependent instructions of latency L: the first issues in cycle 1, each next one L
+/// cycles later, the last completes (and retires) at 1 + N * L.
+uint64_t chainCycles(uint64_t N, uint64_t L) { return 1 + N * L + 1; }
+
+/// How a stream of independent copies of one instruction is bound by its resources:
+/// Lanes units of one resource, each busy Cycles per instruction.
+struct Throughput {
+  unsigned Lanes, Cycles;
+};
+
+/// The resource that bounds a stream of independent copies of \p D, after checking
+/// that no other resource and not the dispatch width slows it further.
+Throughput boundBy(const Described &D, unsigned Width) {
+  REQUIRE_FALSE(D.Resources.empty());
+  const Held *Bound = &D.Resources[0];
+  for (const Held &H : D.Resources)
+    if (uint64_t(H.Lanes) * Bound->Cycles < uint64_t(Bound->Lanes) * H.Cycles)
+      Bound = &H;
+  for (const Held &H : D.Resources) {
+    if (&H == Bound)
+      continue;
+    // Disjoint units, and enough of them for the instructions the bound lets through
+    // while one of them holds a unit.
+    for (unsigned U : H.Units)
+      REQUIRE(Bound->Units.count(U) == 0);
+    REQUIRE(H.Lanes >= Bound->Lanes * ((H.Cycles + Bound->Cycles - 1) / Bound->Cycles));
+  }
+  // Dispatch at least as many a cycle as the bound issues at once.
+  REQUIRE(D.MicroOps <= Width);
+  REQUIRE(Width / D.MicroOps >= Bound->Lanes);
+  return {Bound->Lanes, Bound->Cycles};
+}
+
+/// N independent copies bound by \p T: copy k issues in cycle 1 + Cycles * (k / Lanes)
+/// and completes Latency later.
+uint64_t throughputCycles(uint64_t N, Throughput T, uint64_t Latency) {
+  return 1 + T.Cycles * ((N - 1) / T.Lanes) + Latency + 1;
+}
+
+} // namespace
+
+TEST_CASE("flow: a dependent chain takes N times the latency", "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    for (const char *Kernel : {"imul", "add"}) {
+      INFO(Kernel);
+      Described D = C.describe(Kernel);
+      REQUIRE_FALSE(D.ReadAdvances);
+      // Each copy reads the rax the one before wrote.
+      uint64_t L = D.WriteLatency.at("RAX");
+      REQUIRE(L >= 1);
+      for (unsigned N : {1u, 10u, 500u})
+        CHECK(C.flow(kernel(Kernel), N) == chainCycles(N, L));
+    }
+  }
+}
+
+TEST_CASE("flow: operations without resources are bound by the dispatch width", "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    unsigned W = C.width();
+    // Retirement keeps up with dispatch.
+    REQUIRE((C.retireWidth() == 0 || C.retireWidth() >= W));
+    // Zero idioms on seven registers: no inputs, no resources, no latency, so done when
+    // dispatched: W a cycle from cycle 0 on.
+    for (const llvm::MCInst &Inst : kernel("zeros")) {
+      Described D = C.describe(Inst);
+      REQUIRE(D.ZeroLatency);
+      REQUIRE(D.MicroOps == 1);
+    }
+    for (unsigned Times : {1u, 6u, 100u}) {
+      uint64_t N = kernel("zeros").size() * Times;
+      CHECK(C.flow(kernel("zeros"), Times) == (N - 1) / W + 1);
+    }
+    // Where a nop executes without resources (skylake), it issues the cycle after its
+    // dispatch and completes its latency later; where it holds an ALU (znver4), see the
+    // next test.
+    Described Nop = C.describe("nop");
+    if (Nop.Resources.empty()) {
+      REQUIRE_FALSE(Nop.ZeroLatency);
+      REQUIRE(Nop.MicroOps == 1);
+      for (uint64_t N : {1u, 6u, 7u, 600u})
+        CHECK(C.flow(kernel("nop"), N) == (N - 1) / W + 1 + Nop.Latency + 1);
+    }
+  }
+}
+
+TEST_CASE("flow: independent operations are bound by their busiest resource", "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    // A divide holds a single divider unit for several cycles (skylake: the FP divider,
+    // 4 of its 14 cycles; znver4: FP1, 5 of 13); each writes xmm0 without reading it,
+    // so the copies are independent.
+    Described Divide = C.describe("divide");
+    Throughput T = boundBy(Divide, C.width());
+    REQUIRE(T.Lanes == 1);
+    REQUIRE(T.Cycles > 1);
+    for (unsigned N : {1u, 2u, 50u, 300u})
+      CHECK(C.flow(kernel("divide"), N) == throughputCycles(N, T, Divide.Latency));
+    // A nop that holds one of four ALUs (znver4) goes four a cycle, below the width.
+    Described Nop = C.describe("nop");
+    if (!Nop.Resources.empty()) {
+      Throughput Alu = boundBy(Nop, C.width());
+      REQUIRE(Alu.Lanes < C.width());
+      for (unsigned N : {1u, 5u, 400u})
+        CHECK(C.flow(kernel("nop"), N) == throughputCycles(N, Alu, Nop.Latency));
+    }
+  }
+}
+
+TEST_CASE("flow: a long chain fills the reorder buffer and holds back what follows",
+          "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    const uint64_t W = C.width(), R = C.reorderBuffer(), RW = C.retireWidth();
+    Described Chain = C.describe("imul"), Zero = C.describe("zero");
+    REQUIRE(C.describe("imul_rbx").WriteLatency.at("RBX") == Chain.WriteLatency.at("RAX"));
+    const uint64_t L = Chain.WriteLatency.at("RAX");
+    REQUIRE((Chain.MicroOps == 1 && Zero.MicroOps == 1 && Zero.ZeroLatency));
+    REQUIRE((RW == 0 || RW >= W));
+    // The kernel: A, a chain of A imuls on rax (done at E = 1 + A * L); then R zero
+    // idioms, done when dispatched but retired only after A, so that the reorder
+    // buffer fills; then B, a chain of B imuls on rbx, independent of A. Instruction i
+    // needs the entry of instruction i - R, free from the cycle after that one retired
+    // (FlowSimulator.cpp's convention): the first R + A - 1 dispatch before E + 1
+    // (A long enough), the zero idiom at R + A - 1 waits for A's last to retire (E),
+    // and B's instructions, whose entries are the zero idioms', dispatch from E + 1 on,
+    // W - 1 in that cycle. B's first issues at E + 2, its last completes at
+    // E + 2 + B * L, after the zero idioms retired (B long enough).
+    uint64_t A = 1;
+    while (!((R - 1) / W <= 1 + A * L && (R + A - 1) / W <= 1 + A * L))
+      ++A;
+    uint64_t B = 1;
+    while (RW && !((R + B) / RW < 2 + B * L))
+      ++B;
+    const uint64_t E = 1 + A * L;
+    INFO("A " << A << ", B " << B << ", E " << E);
+    // Both chains wait in their scheduler without filling it.
+    REQUIRE(Chain.Schedulers.size() == 1);
+    REQUIRE(std::max(A, B) < Chain.Schedulers[0]);
+    Code Kernel =
+        repeat(kernel("imul"), A) + repeat(kernel("zero"), R) + repeat(kernel("imul_rbx"), B);
+    CHECK(C.flow(Kernel) == E + 2 + B * L + 1);
+  }
+}
+
+TEST_CASE("flow: a full scheduler holds back dispatch", "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    Described Chain = C.describe("imul");
+    REQUIRE(Chain.Schedulers.size() == 1);
+    const uint64_t S = Chain.Schedulers[0], L = Chain.WriteLatency.at("RAX");
+    REQUIRE(C.describe("imul_rbx").Schedulers == Chain.Schedulers);
+    REQUIRE(L >= 2); // the two chains never want the multiplier in the same cycle
+    // K imuls chained on rax, then M on rbx, independent of them. Each waits in the
+    // scheduler until it issues (its place is free from its issue cycle on, as
+    // FlowSimulator.cpp has it), and rax's issue one every L cycles (the first in
+    // cycle 1): rbx's first dispatches once S of the K remain, when rax's K - S issues,
+    // in cycle 1 + (K - S) * L; from then on a place is free whenever rbx's chain needs
+    // one. Without that limit rbx's chain would start near cycle (K + 1) / W.
+    const uint64_t K = S + 10, M = S + 10;
+    REQUIRE(K + M <= C.reorderBuffer());
+    REQUIRE(K / C.width() < 1 + (K - S) * L);
+    const uint64_t FirstIssue = 1 + (K - S) * L + 1;
+    Code Kernel = repeat(kernel("imul"), K) + repeat(kernel("imul_rbx"), M);
+    CHECK(C.flow(Kernel) == FirstIssue + M * L + 1);
+  }
+}
+
+TEST_CASE("flow: a read advance shortens a chain", "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    // add 8(%rsp), %rax, chained on rax: the load issues with the instruction, and the
+    // add reads rax only after the load, so rax may come Advance cycles late (LLVM's
+    // ReadAfterLd): one copy every L - Advance cycles, each complete L after its issue.
+    Described Add = C.describe("add_load");
+    const uint64_t L = Add.WriteLatency.at("RAX");
+    const int Advance = Add.SelfAdvance.at("RAX");
+    INFO("latency " << L << ", advance " << Advance);
+    REQUIRE(Advance > 0);
+    REQUIRE(L - Advance >= 1);
+    const uint64_t Period = L - Advance;
+    for (const Held &H : Add.Resources)
+      REQUIRE(H.Lanes * Period >= H.Cycles);
+    REQUIRE(Add.MicroOps <= C.width());
+    for (unsigned N : {1u, 10u, 300u})
+      CHECK(C.flow(kernel("add_load"), N) == 1 + (N - 1) * Period + Add.Latency + 1);
+  }
+}
+
+TEST_CASE("flow: the stack engine frees push and pop from the stack pointer chain",
+          "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    Described Push = C.describe("push"), Pop = C.describe("pop");
+    REQUIRE_FALSE(Push.ReadAdvances);
+    REQUIRE_FALSE(Pop.ReadAdvances);
+    const uint64_t PushRsp = Push.WriteLatency.at("RSP"), PopRsp = Pop.WriteLatency.at("RSP");
+    // Pushes of rax: the stores go through the store unit(s) (skylake: port 4, one a
+    // cycle; znver4: two store units busy two cycles each), whatever the latency of
+    // their stack pointer writes.
+    Throughput Stores = boundBy(Push, C.width());
+    // Pops into rbx: the loads go through the load ports (skylake two, znver4 three a
+    // cycle), not one stack pointer latency after another.
+    Throughput Loads = boundBy(Pop, C.width());
+    for (unsigned N : {1u, 64u, 500u}) {
+      INFO(N);
+      CHECK(C.flow(kernel("push"), N) == throughputCycles(N, Stores, Push.Latency));
+      CHECK(C.flow(kernel("pop"), N) == throughputCycles(N, Loads, Pop.Latency));
+      // MCA without the stack engine: each waits for the stack pointer the one before
+      // wrote.
+      CHECK(C.mca(kernel("pop"), N) >= N * PopRsp);
+      CHECK(C.mca(kernel("push"), N) >= N * PushRsp);
+    }
+    CHECK(C.flow(kernel("pop"), 500) < 500 * PopRsp);
+    // What reads the stack pointer after pushes has it the cycle after the last push
+    // dispatched, not once the push executed: four pushes, then lea 8(%rsp) into rbx
+    // and four imuls on rbx.
+    Described Lea = C.describe("stack_address"), Mul = C.describe("imul_rbx");
+    REQUIRE_FALSE(Lea.ReadAdvances);
+    const uint64_t Pushes = 4, Muls = 4, PerCycle = C.width() / Push.MicroOps;
+    const uint64_t LastCycle = (Pushes - 1) / PerCycle;
+    const uint64_t Used = (Pushes - LastCycle * PerCycle) * Push.MicroOps;
+    const uint64_t LeaDispatch = Used + Lea.MicroOps <= C.width() ? LastCycle : LastCycle + 1;
+    const uint64_t ChainEnd =
+        LeaDispatch + 1 + Lea.WriteLatency.at("RBX") + Muls * Mul.WriteLatency.at("RBX");
+    REQUIRE(throughputCycles(Pushes, Stores, Push.Latency) <= ChainEnd + 1);
+    CHECK(C.flow(repeat(kernel("push"), Pushes) + kernel("stack_address") +
+                 repeat(kernel("imul_rbx"), Muls)) == ChainEnd + 1);
+    // push rax; pop rax, in a loop: the pop reads the slot its push just wrote (after
+    // the push issued, a load latency later), the next push stores that value: a chain
+    // of one pop latency per iteration, and none through the stack pointer. MCA without
+    // the stack engine chains the stack pointer's writes, push to pop to push.
+    const uint64_t PopRax = C.describe(kernel("push_pop")[1]).WriteLatency.at("RAX");
+    for (unsigned N : {1u, 100u}) {
+      INFO(N);
+      CHECK(C.flow(kernel("push_pop"), N) == 1 + N * PopRax + 1);
+      CHECK(C.mca(kernel("push_pop"), N) >= N * (PushRsp + PopRsp));
+    }
+  }
+}
+
+TEST_CASE("flow: a reload gets its value from the spill that wrote its slot", "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    Described Mul = C.describe("imul"), Spill = C.describe("spill"), Reload = C.describe("reload"),
+              Use = C.describe("use");
+    for (const Described *D : {&Mul, &Spill, &Reload, &Use})
+      REQUIRE_FALSE(D->ReadAdvances);
+    const uint64_t Li = Mul.WriteLatency.at("RAX"), Lr = Reload.WriteLatency.at("RBX"),
+                   Lu = Use.WriteLatency.at("RCX");
+    // Four imuls make rax late (1 + 4 * Li); the spill of rax issues then. The reload
+    // of the same slot issues early (loads do not wait for stores) but its value comes
+    // a load latency after the spill issued; the add that uses it completes Lu later.
+    const uint64_t M = 4, Stored = 1 + M * Li;
+    Code Forwarded = repeat(kernel("imul"), M) + kernel("spill") + kernel("reload") + kernel("use");
+    CHECK(C.flow(Forwarded) == Stored + Lr + Lu + 1);
+    // The same load from a slot no store wrote gets its value a load latency after it
+    // issued: the add is done early, and the stream ends when the spill completes.
+    Code Elsewhere =
+        repeat(kernel("imul"), M) + kernel("spill") + kernel("load_elsewhere") + kernel("use");
+    REQUIRE(1 + 1 + Lr + Lu <= Stored + Spill.Latency);
+    CHECK(C.flow(Elsewhere) == Stored + Spill.Latency + 1);
+    // A value carried through a stack slot in a loop (imul rax; spill rax; reload rax):
+    // each iteration takes the imul's latency plus the reload's.
+    const Code &Loop = kernel("spill_reload");
+    const uint64_t LoopReload = C.describe(Loop[2]).WriteLatency.at("RAX");
+    for (unsigned N : {1u, 3u, 200u}) {
+      INFO(N);
+      CHECK(C.flow(Loop, N) == 1 + N * (Li + LoopReload) + 1);
+    }
+  }
+}
+
+TEST_CASE("flow: stack slots are followed through the frame registers' changes", "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    const uint64_t Li = C.describe("imul").WriteLatency.at("RAX"),
+                   Lr = C.describe("reload").WriteLatency.at("RBX"),
+                   Lu = C.describe("use").WriteLatency.at("RCX");
+    const uint64_t M = 4, Stored = 1 + M * Li;
+    // As above: four imuls make rax late, a store of rax issues at Stored, a load into
+    // rbx and its use follow. The store and the load name one slot in other words.
+    for (const char *Same : {"via_push", "via_sub_add", "via_rbp", "via_lea"}) {
+      INFO(Same);
+      const Code &Pair = kernel(Same);
+      REQUIRE(C.describe(Pair.back()).WriteLatency.at("RBX") == Lr);
+      CHECK(C.flow(repeat(kernel("imul"), M) + Pair + kernel("use")) == Stored + Lr + Lu + 1);
+    }
+    // Other slots: the stack pointer moved between, or became a value the engine does
+    // not know. The stream ends when the store completes.
+    const uint64_t Spill = C.describe("spill").Latency;
+    REQUIRE(1 + 2 + Lr + Lu <= Stored + Spill);
+    for (const char *Other : {"moved_away", "clobbered"}) {
+      INFO(Other);
+      CHECK(C.flow(repeat(kernel("imul"), M) + kernel(Other) + kernel("use")) ==
+            Stored + Spill + 1);
+    }
+  }
+}
+
+/// A stream's outcome, gathered without Catch2's macros (which are not thread-safe).
+struct Outcome {
+  std::string Error;
+  uint64_t Cycles = 0, Instructions = 0, Added = 0;
+  std::vector<uint64_t> FunctionCycles, FunctionInstructions;
+  bool operator==(const Outcome &O) const {
+    return Error == O.Error && Cycles == O.Cycles && Instructions == O.Instructions &&
+           FunctionCycles == O.FunctionCycles && FunctionInstructions == O.FunctionInstructions;
+  }
+};
+
+/// Events of \p Bodies in turn, alternating between two functions.
+Outcome simulate(Engine &E, const std::vector<Code> &Bodies, uint64_t Events) {
+  Outcome O;
+  auto Core = E.startCore(2);
+  std::vector<uint64_t> Addresses(64);
+  for (uint64_t K = 0; K < Events && O.Error.empty(); ++K) {
+    const Code &Body = Bodies[K % Bodies.size()];
+    if (llvm::Error Err = Core->add({uint32_t(K % 2), K, Body, Addresses, {}, {}}))
+      O.Error = llvm::toString(std::move(Err));
+    O.Added += Body.size();
+  }
+  if (llvm::Error Err = Core->finish())
+    O.Error = llvm::toString(std::move(Err));
+  O.Cycles = Core->cycles();
+  O.Instructions = Core->instructions();
+  O.FunctionCycles = Core->cyclesByFunction();
+  O.FunctionInstructions = Core->instructionsByFunction();
+  return O;
+}
+
+TEST_CASE("flow: the same stream gives the same cycles, per function adding up", "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    // A mix of the kernels above.
+    std::vector<Code> Bodies = {kernel("spill_reload"),      kernel("push_pop"),
+                                repeat(kernel("divide"), 3), kernel("zeros"),
+                                repeat(kernel("add"), 5),    kernel("pop")};
+    const uint64_t Events = 3000;
+    Outcome First = simulate(*C.Flow, Bodies, Events);
+    REQUIRE(First.Error.empty());
+    CHECK(First.Instructions == First.Added);
+    CHECK(First.FunctionInstructions[0] + First.FunctionInstructions[1] == First.Instructions);
+    CHECK(First.FunctionCycles[0] > 0);
+    CHECK(First.FunctionCycles[1] > 0);
+    CHECK(First.FunctionCycles[0] + First.FunctionCycles[1] == First.Cycles);
+    CHECK(simulate(*C.Flow, Bodies, Events) == First);
+    // A fresh engine, and two cores of one engine on two threads at once.
+    auto Fresh = requireOk(Engine::create(EngineKind::Flow, Triple, Name, false));
+    CHECK(simulate(*Fresh, Bodies, Events) == First);
+    Outcome Threaded[2];
+    std::thread Other([&] { Threaded[1] = simulate(*Fresh, Bodies, Events); });
+    Threaded[0] = simulate(*Fresh, Bodies, Events);
+    Other.join();
+    CHECK(Threaded[0] == First);
+    CHECK(Threaded[1] == First);
+  }
+}
