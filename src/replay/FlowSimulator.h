@@ -5,9 +5,10 @@
 ///  - dispatches in the first cycle D, not before the previous one's, with dispatch
 ///    slots left (dispatch width, in micro-ops; an instruction wider than that takes
 ///    whole cycles; begin- and end-group instructions start and end a cycle), room in
-///    the reorder buffer (micro-ops of dispatched instructions not yet retired), in
-///    each scheduler it uses (instructions dispatched, not yet issued) and in the load
-///    and store queues (until retired);
+///    the reorder buffer (micro-ops of dispatched instructions; an entry is free from
+///    the cycle after its instruction retired), in each scheduler it uses (instructions
+///    dispatched; a place is free in its instruction's issue cycle) and in the load and
+///    store queues (free as the reorder buffer's);
 ///  - issues in the first cycle T > D at which its operands are ready (an earlier
 ///    write's issue cycle plus its latency, less the read's advance; zero and
 ///    dependency-breaking idioms do not wait) and a unit of each processor resource it
