@@ -2,6 +2,7 @@
 /// mlgo-ra replay: options → ReplayOptions → a ReplayContext that predicts one variant or
 /// compares two (baseline and candidate), printed as text or JSON; --fail-if-slower for
 /// CI.
+#include "EngineOption.h"
 #include "Commands.h"
 #include "ExitCode.h"
 #include "NumberOptions.h"
@@ -234,16 +235,11 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
                                                 {"replay", UnmappedPolicy::Replay}},
           CLI::ignore_case))
       ->default_str("skip");
-  Cmd->add_option("--engine", Flags->Options.Engine,
+  addEngineOption(Cmd, Flags->Options.Engine,
                   "The CPU model: 'flow' times the instruction stream in one pass from the "
                   "scheduling model's data (x86-64 out-of-order cores; models the stack "
                   "engine and store-to-load forwarding), 'mca' simulates LLVM MCA's "
-                  "pipeline (the reference; any CPU with a scheduling model; slow)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, EngineKind>{{"mca", EngineKind::Mca},
-                                            {"flow", EngineKind::Flow}},
-          CLI::ignore_case))
-      ->default_str("flow");
+                  "pipeline (the reference; any CPU with a scheduling model; slow)");
   CLI::Option *Exact = Cmd->add_flag(
       "--exact", Flags->Options.Exact,
       "Simulate every traced instruction of each variant (the default with --engine flow) "

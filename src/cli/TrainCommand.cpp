@@ -1,6 +1,7 @@
 /// \file
 /// mlgo-ra train: options → TrainOptions → runTrain, a line per step (with the ETA),
 /// and --report, which draws a run's reward curve.
+#include "EngineOption.h"
 #include "Commands.h"
 #include "ExitCode.h"
 #include "NumberOptions.h"
@@ -132,14 +133,9 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--init", O.Init, "The starting policy: a built-in name or a policy file")
       ->default_val(O.Init);
   Cmd->add_option("--mcpu", O.CPU, "The CPU the replay engine models")->default_val(O.CPU);
-  Cmd->add_option("--engine", O.Engine,
+  addEngineOption(Cmd, O.Engine,
                   "The replay engine (see 'mlgo-ra replay --help'); with 'flow', each "
-                  "evaluation replays the whole trace unless --sample gives a shard")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, EngineKind>{{"mca", EngineKind::Mca},
-                                            {"flow", EngineKind::Flow}},
-          CLI::ignore_case))
-      ->default_str("flow");
+                  "evaluation replays the whole trace unless --sample gives a shard");
   Cmd->add_option("--clang", O.Clang, "The compiler")->default_val(O.Clang);
   Cmd->add_option("--cache-dir", O.CacheDir,
                   "Where the middle ends and the traced binary's exact replay are kept, "

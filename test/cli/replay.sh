@@ -85,6 +85,22 @@ run "$MLGO_RA" replay --trace "$trace" --code "$base" --mcpu pentium-of-the-futu
 check "a CPU that MCA does not know is bad input (2)" [ "$code" = 2 ]
 check "named in the error" grep -q "^mlgo-ra: error: --mcpu: 'pentium-of-the-future' is not a CPU" <<<"$err"
 
+# The engines: the flow engine by default, MCA on request; each says which ran.
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --json
+check "the default engine is flow" grep -q '"engine": "flow"' <<<"$out"
+check "replaying the whole trace" grep -q '"mode": "exact"' <<<"$out"
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --engine mca --json
+check "--engine mca runs MCA" grep -q '"engine": "mca"' <<<"$out"
+check "with fast replay" grep -q '"mode": "fast"' <<<"$out"
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --engine bogus
+check "an unknown engine is a usage error (2)" [ "$code" = 2 ]
+check "named in the error" [ "$err" = "mlgo-ra: error: --engine: 'bogus' is not an engine (flow, mca) (see 'mlgo-ra replay --help')" ]
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --mcpu bonnell
+check "an in-order CPU is bad input for the flow engine (2)" [ "$code" = 2 ]
+check "the error says to use MCA" [ "$err" = "mlgo-ra: error: --mcpu: 'bonnell' is an in-order core, which the flow engine does not model; use --engine mca" ]
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --mcpu bonnell --engine mca
+check "which MCA replays" [ "$code" = 0 ]
+
 run "$MLGO_RA" replay --trace "$trace" --code "$base" --unmapped replay
 check "--unmapped replay on a trace without unmapped bytes is bad input (2)" [ "$code" = 2 ]
 check "named in the error, which says how to record one" \
