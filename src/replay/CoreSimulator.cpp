@@ -22,17 +22,6 @@ std::optional<EngineKind> parseEngineName(llvm::StringRef Name) {
 
 CoreSimulator::~CoreSimulator() = default;
 
-void CoreSimulator::retired(uint32_t Function, uint64_t Event, uint64_t Elapsed) {
-  ++Retired;
-  ++FunctionInstructions[Function];
-  FunctionCycles[Function] += Elapsed - Attributed;
-  if (EventCycles)
-    attributeToEvent(Event, Elapsed - Attributed);
-  LastFunction = Function;
-  LastEvent = Event;
-  Attributed = Elapsed;
-}
-
 void CoreSimulator::ended(uint64_t Total) {
   Cycles = Total;
   if (Retired && Attributed < Total) {

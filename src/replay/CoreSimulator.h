@@ -46,7 +46,16 @@ public:
 protected:
   /// An instruction of \p Function and \p Event retired; \p Elapsed cycles have passed
   /// since the stream began (retirements come in order, Elapsed never decreasing).
-  void retired(uint32_t Function, uint64_t Event, uint64_t Elapsed);
+  void retired(uint32_t Function, uint64_t Event, uint64_t Elapsed) {
+    ++Retired;
+    ++FunctionInstructions[Function];
+    FunctionCycles[Function] += Elapsed - Attributed;
+    if (EventCycles)
+      attributeToEvent(Event, Elapsed - Attributed);
+    LastFunction = Function;
+    LastEvent = Event;
+    Attributed = Elapsed;
+  }
   /// The stream ended after \p Total cycles: those after the last retirement go to
   /// the last retired instruction.
   void ended(uint64_t Total);

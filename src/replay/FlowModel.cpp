@@ -318,6 +318,9 @@ void FlowModel::followFrame(const llvm::MCInst &Inst, FlowInstruction &D) const 
       if (!Explained && MRI.regsOverlap(W.Register, FrameRegisters[F]))
         D.ClobbersFrame |= 1 << F;
     }
+  D.TouchesFrame = D.Stack != StackEffect::None ||
+                   (D.Slot != NoPointer && (D.MayLoad || D.MayStore)) ||
+                   D.MovesFrameTo != NoPointer || D.ClobbersFrame;
 }
 
 } // namespace mlgo

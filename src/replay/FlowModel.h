@@ -97,6 +97,8 @@ struct FlowInstruction {
   int64_t MovesFrameBy = 0;
   /// A push of a frame register (push rbp) or a pop into one (pop rbp, leave).
   FramePointer PushesFrame = NoPointer, PopsFrame = NoPointer;
+  /// Whether any of the above applies: the frames need following.
+  bool TouchesFrame = false;
 };
 
 /// One CPU's tables and its instructions' descriptions, shared by every flow core.

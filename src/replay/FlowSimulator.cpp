@@ -470,7 +470,7 @@ void FlowSimulator::time(const FlowInstruction &I, const RefilledCode &Code) {
       Operands = std::max(Operands, At);
     }
   }
-  Frames::Access Access = Memory->step(I);
+  Frames::Access Access = I.TouchesFrame ? Memory->step(I) : Frames::Access();
   const Frames::Store *Forwarding = Access.Loads ? Memory->find(Access.Load) : nullptr;
   uint64_t ForwardedAt = Forwarding ? Forwarding->Issue : 0;
 
