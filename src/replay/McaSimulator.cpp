@@ -174,8 +174,7 @@ McaInstructionBuilder::create(const llvm::MCInst &Inst) {
 
 struct McaSimulator::Impl {
   Impl(const McaTarget &T, McaInstructionBuilder::Impl &Instructions)
-      : InstrInfo(T.instrInfo()), Instructions(Instructions),
-        Context(T.registerInfo(), T.subtarget()) {
+      : Instructions(Instructions), Context(T.registerInfo(), T.subtarget()) {
     Behaviour.reset(T.target().createCustomBehaviour(T.subtarget(), Source, T.instrInfo()));
     if (!Behaviour)
       Behaviour = std::make_unique<llvm::mca::CustomBehaviour>(T.subtarget(), Source,
@@ -201,7 +200,6 @@ struct McaSimulator::Impl {
         [](const llvm::mca::InstrDesc &) -> llvm::mca::Instruction * { return nullptr; });
   }
 
-  const llvm::MCInstrInfo &InstrInfo;
   McaInstructionBuilder::Impl &Instructions;
   ContinuousSourceMgr Source;
   std::unique_ptr<llvm::mca::CustomBehaviour> Behaviour;
