@@ -151,8 +151,9 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
       std::tie(Refilled.ReferenceInstructions, Refilled.ReferenceAddresses) =
           slice(*InReference);
     }
-    if (Refilled.Instructions.empty() && Refilled.ReferenceInstructions.empty())
-      return llvm::Error::success();
+    // Also a mapped event without instructions: a sink sees a gap in the ordinals only
+    // where code was left out (the flow engine then forgets the stack's layout), the
+    // same with a reference and without.
     return Sink.onCode(ThreadId, Refilled);
   });
   if (Err)

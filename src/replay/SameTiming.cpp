@@ -27,7 +27,8 @@ CodeMatch SameTiming::compareInstructions(const llvm::MCInst &A,
     }
     // MCA models no addresses: where a load or store accesses (a stack slot that the
     // allocator placed elsewhere) does not change its timing.
-    bool Addresses = (Desc.mayLoad() || Desc.mayStore()) && I < Desc.getNumOperands() &&
+    bool Addresses = !AddressesMatter && (Desc.mayLoad() || Desc.mayStore()) &&
+                     I < Desc.getNumOperands() &&
                      Desc.operands()[I].OperandType == llvm::MCOI::OPERAND_MEMORY;
     if (X.isImm() && X.getImm() != Y.getImm() && !Locates && !Addresses)
       return CodeMatch::Different;

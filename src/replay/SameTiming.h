@@ -23,8 +23,12 @@ enum class CodeMatch : uint8_t {
 
 class SameTiming {
 public:
-  SameTiming(const llvm::MCInstrInfo &InstrInfo, llvm::MCRegister ProgramCounter)
-      : InstrInfo(InstrInfo), ProgramCounter(ProgramCounter) {}
+  /// With \p AddressesMatter, loads and stores must also access the same addresses
+  /// (displacements): the flow engine pairs a reload with the store to its stack slot.
+  SameTiming(const llvm::MCInstrInfo &InstrInfo, llvm::MCRegister ProgramCounter,
+             bool AddressesMatter = false)
+      : InstrInfo(InstrInfo), ProgramCounter(ProgramCounter),
+        AddressesMatter(AddressesMatter) {}
 
   /// How \p A compares with \p B.
   CodeMatch operator()(llvm::ArrayRef<llvm::MCInst> A, llvm::ArrayRef<llvm::MCInst> B) const;
@@ -39,6 +43,7 @@ private:
 
   const llvm::MCInstrInfo &InstrInfo;
   llvm::MCRegister ProgramCounter;
+  bool AddressesMatter;
 };
 
 } // namespace mlgo

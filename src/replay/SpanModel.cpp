@@ -13,7 +13,7 @@ namespace mlgo {
 
 SpanModel::SpanModel(Engine &Cores, uint32_t NumFunctions, const SpanSettings &Settings,
                      unsigned Jobs, const PredictedCosts &Reference)
-    : Cores(Cores), NumFunctions(NumFunctions), Planner(Settings, Cores.target()),
+    : Cores(Cores), NumFunctions(NumFunctions), Planner(Settings, Cores.target(), Cores.kind() == EngineKind::Flow),
       Jobs(std::max(1u, Jobs)), Reference(Reference), Cycles(NumFunctions),
       Instructions(NumFunctions) {}
 

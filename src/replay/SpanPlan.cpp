@@ -4,9 +4,10 @@
 
 namespace mlgo {
 
-SpanPlanner::SpanPlanner(const SpanSettings &Settings, const McaTarget &Target)
+SpanPlanner::SpanPlanner(const SpanSettings &Settings, const McaTarget &Target,
+                         bool AddressesMatter)
     : Settings(Settings),
-      Same(Target.instrInfo(), Target.registerInfo().getProgramCounter()),
+      Same(Target.instrInfo(), Target.registerInfo().getProgramCounter(), AddressesMatter),
       Registers(Target.registerInfo(), Target.instrInfo(), Target.instrAnalysis()),
       ProgramCounter(Registers.family(Target.registerInfo().getProgramCounter())) {}
 

@@ -52,7 +52,9 @@ struct Span {
 
 class SpanPlanner : public RefillSink {
 public:
-  SpanPlanner(const SpanSettings &Settings, const McaTarget &Target);
+  /// \p AddressesMatter: as SameTiming's (the flow engine's spans).
+  SpanPlanner(const SpanSettings &Settings, const McaTarget &Target,
+              bool AddressesMatter = false);
 
   const SpanSettings &settings() const { return Settings; }
 
