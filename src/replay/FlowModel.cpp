@@ -31,9 +31,11 @@ uint64_t contentHash(const llvm::MCInst &Inst) {
   return H;
 }
 
-/// The same opcode and operands. Expressions (which the disassembler does not make)
-/// never compare equal, so such instructions are described each time.
-bool sameContent(const llvm::MCInst &A, const llvm::MCInst &B) {
+} // namespace
+
+/// Expressions (which the disassembler does not make) never compare equal, so such
+/// instructions are described each time.
+bool sameInstruction(const llvm::MCInst &A, const llvm::MCInst &B) {
   if (A.getOpcode() != B.getOpcode() || A.getNumOperands() != B.getNumOperands())
     return false;
   for (unsigned I = 0; I < A.getNumOperands(); ++I) {
@@ -47,8 +49,6 @@ bool sameContent(const llvm::MCInst &A, const llvm::MCInst &B) {
   }
   return true;
 }
-
-} // namespace
 
 FlowModel::FlowModel(const McaTarget &Target) : Target(Target) {}
 
@@ -152,7 +152,7 @@ llvm::Expected<const FlowInstruction *> FlowModel::describe(const llvm::MCInst &
   std::lock_guard<std::mutex> Guard(Lock);
   auto [First, Last] = Described.equal_range(Hash);
   for (auto It = First; It != Last; ++It)
-    if (sameContent(It->second.first, Inst))
+    if (sameInstruction(It->second.first, Inst))
       return It->second.second;
   auto D = derive(Inst);
   if (!D)
@@ -173,6 +173,7 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
   const llvm::MCSubtargetInfo &STI = Target.subtarget();
   const llvm::MCSchedModel &SM = STI.getSchedModel();
   auto D = std::make_unique<FlowInstruction>();
+  D->Instruction = Inst;
   D->MicroOps = Desc.NumMicroOps;
   D->Latency = Desc.MaxLatency;
   for (const llvm::mca::ReadState &Read : IS.getUses()) {

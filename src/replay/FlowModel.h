@@ -69,6 +69,8 @@ enum class StackEffect : uint8_t {
 };
 
 struct FlowInstruction {
+  /// What is described (opcode and operands).
+  llvm::MCInst Instruction;
   llvm::SmallVector<FlowRead, 4> Reads;
   llvm::SmallVector<FlowWrite, 2> Writes;
   llvm::SmallVector<FlowResourceUse, 4> Resources;
@@ -100,6 +102,9 @@ struct FlowInstruction {
   /// Whether any of the above applies: the frames need following.
   bool TouchesFrame = false;
 };
+
+/// The same opcode and operands.
+bool sameInstruction(const llvm::MCInst &A, const llvm::MCInst &B);
 
 /// One CPU's tables and its instructions' descriptions, shared by every flow core.
 class FlowModel {

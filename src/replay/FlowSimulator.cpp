@@ -158,7 +158,7 @@ public:
   unsigned waiting() const { return Waiting; }
 
 private:
-  std::vector<uint32_t> Leaving;
+  std::vector<uint16_t> Leaving; ///< at most a scheduler's size each
   uint64_t Through = 0;
   unsigned Waiting = 0;
 };
@@ -294,7 +294,9 @@ FlowSimulator::~FlowSimulator() = default;
 llvm::Expected<const FlowInstruction *> FlowSimulator::describe(const llvm::MCInst &Inst) {
   uint64_t Key = reinterpret_cast<uintptr_t>(&Inst) * 0x9E3779B97F4A7C15ull;
   Recent &R = RecentlyDescribed[Key >> (64 - RecentBits)];
-  if (R.Inst == &Inst)
+  // An address can hold another instruction later (decoded code is not the only source
+  // of instructions a core sees), so a hit is checked against what was described.
+  if (R.Inst == &Inst && sameInstruction(R.Description->Instruction, Inst))
     return R.Description;
   auto D = Model.describe(Inst);
   if (!D)

@@ -61,8 +61,7 @@ private:
 
   const FlowModel &Model;
   /// The descriptions of recently timed instructions, by address (a direct-mapped
-  /// cache in front of FlowModel::describe): instructions come from decoded code
-  /// that lives as long as this core.
+  /// cache in front of FlowModel::describe, each hit checked).
   struct Recent {
     const llvm::MCInst *Inst = nullptr;
     const FlowInstruction *Description = nullptr;
