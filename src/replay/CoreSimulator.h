@@ -44,11 +44,13 @@ public:
   }
 
 protected:
-  /// An instruction of \p Function and \p Event retired; \p Elapsed cycles have passed
-  /// since the stream began (retirements come in order, Elapsed never decreasing).
-  void retired(uint32_t Function, uint64_t Event, uint64_t Elapsed) {
-    ++Retired;
-    ++FunctionInstructions[Function];
+  /// \p Count instructions of \p Function and \p Event retired, the last when \p Elapsed
+  /// cycles had passed since the stream began (retirements come in order, Elapsed
+  /// never decreasing). Each instruction gets the cycles since the one before, so
+  /// those of one event may be handed over together.
+  void retired(uint32_t Function, uint64_t Event, uint64_t Elapsed, uint64_t Count = 1) {
+    Retired += Count;
+    FunctionInstructions[Function] += Count;
     FunctionCycles[Function] += Elapsed - Attributed;
     if (EventCycles)
       attributeToEvent(Event, Elapsed - Attributed);

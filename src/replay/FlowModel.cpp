@@ -109,8 +109,8 @@ llvm::Error FlowModel::initialize() {
     const llvm::MCProcResourceDesc &PR = *SM.getProcResource(R);
     ResourceOfMask[Masks[R]] = R;
     if (!PR.SubUnitsIdxBegin)
-      for (unsigned U = 0; U < PR.NumUnits; ++U)
-        Lanes[R].push_back(NumLanes++);
+      for (unsigned U = 0; U < PR.NumUnits; ++U, ++NumLanes)
+        Lanes[R] |= NumLanes < 64 ? uint64_t(1) << NumLanes : 0;
     if (PR.BufferSize >= 0) {
       BufferOfResource[R] = BufferSizes.size();
       // 0 and 1 are in-order resources: one waiting instruction at a time.
@@ -121,9 +121,13 @@ llvm::Error FlowModel::initialize() {
     const llvm::MCProcResourceDesc &PR = *SM.getProcResource(R);
     if (PR.SubUnitsIdxBegin)
       for (unsigned U = 0; U < PR.NumUnits; ++U)
-        for (uint16_t Lane : Lanes[PR.SubUnitsIdxBegin[U]])
-          Lanes[R].push_back(Lane);
+        Lanes[R] |= Lanes[PR.SubUnitsIdxBegin[U]];
   }
+  if (NumLanes > 64)
+    return inputError("--mcpu",
+                      "'{}' has {} processor resource units, more than the flow engine's 64; "
+                      "use --engine mca",
+                      STI.getCPU(), NumLanes);
   if (BufferSizes.size() > 255)
     return inputError("--mcpu", "'{}' has more schedulers than the flow engine models",
                       STI.getCPU());
@@ -176,6 +180,7 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
   D->Instruction = Inst;
   D->MicroOps = Desc.NumMicroOps;
   D->Latency = Desc.MaxLatency;
+  llvm::SmallVector<FlowRead, 4> Reads;
   for (const llvm::mca::ReadState &Read : IS.getUses()) {
     if (!Read.getRegisterID())
       continue;
@@ -188,7 +193,7 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
     for (const llvm::MCReadAdvanceEntry &Entry : STI.getReadAdvanceEntries(*Class))
       if (Entry.UseIdx == R.UseIndex)
         R.Advances = Class;
-    D->Reads.push_back(R);
+    Reads.push_back(R);
   }
   auto unitsOf = [&](auto &Access) {
     Access.FirstUnit = static_cast<uint8_t>(D->Units.size());
@@ -204,12 +209,8 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
       W.WriteResource = static_cast<uint16_t>(Write.getWriteResourceID());
       D->Writes.push_back(W);
     }
-  for (FlowRead &R : D->Reads)
-    unitsOf(R);
   for (FlowWrite &W : D->Writes)
     unitsOf(W);
-  if (D->Units.size() > 255)
-    return stageError("{} register units in one instruction", D->Units.size());
   for (const auto &[Mask, Use] : Desc.Resources) {
     auto It = ResourceOfMask.find(Mask);
     if (It == ResourceOfMask.end() || !Use.size())
@@ -217,6 +218,8 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
     D->Resources.push_back({It->second, static_cast<uint16_t>(Use.size()), Use.isReserved(),
                             lanes(It->second)});
   }
+  if (D->Resources.size() > MaxResources)
+    return stageError("{} processor resources in one instruction", D->Resources.size());
   for (uint64_t Buffers = Desc.UsedBuffers; Buffers; Buffers &= Buffers - 1) {
     uint64_t Bit = Buffers & -Buffers;
     for (unsigned R = 1; R < Masks.size(); ++R)
@@ -233,14 +236,30 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
     for (unsigned Class : MovableClasses)
       if (Target.registerInfo().getRegClass(Class).contains(D->Writes[0].Register))
         D->MovesRegister = true;
-  followFrame(Inst, *D);
+  followFrame(Inst, *D, Reads);
+  // What the engine's inner loop needs of the reads: the units a read waits for, and
+  // apart the few reads that a write may forward to early.
+  for (FlowRead &R : Reads) {
+    if (R.Independent)
+      continue;
+    if (R.Advances) {
+      unitsOf(R);
+      D->AdvancedReads.push_back(R);
+    } else {
+      for (uint16_t Unit : units(R.Register))
+        D->ReadUnits.push_back(Unit);
+    }
+  }
+  if (D->Units.size() > 255)
+    return stageError("{} register units in one instruction", D->Units.size());
   return D;
 }
 
 /// Recognizes what x86 instructions do to the stack and frame pointers, by opcode: the
 /// scheduling model does not say, and the flow engine needs it to pair a reload with
 /// the spill it reads (FlowSimulator.h).
-void FlowModel::followFrame(const llvm::MCInst &Inst, FlowInstruction &D) const {
+void FlowModel::followFrame(const llvm::MCInst &Inst, FlowInstruction &D,
+                            llvm::MutableArrayRef<FlowRead> Reads) const {
   const llvm::MCInstrInfo &MCII = Target.instrInfo();
   const llvm::MCRegisterInfo &MRI = Target.registerInfo();
   const llvm::MCInstrDesc &Desc = MCII.get(Inst.getOpcode());
@@ -303,7 +322,7 @@ void FlowModel::followFrame(const llvm::MCInst &Inst, FlowInstruction &D) const 
   // The stack engine: push, pop, call and ret neither wait for the stack pointer nor
   // make others wait for it.
   if (D.Stack == StackEffect::Push || D.Stack == StackEffect::Pop) {
-    for (FlowRead &R : D.Reads)
+    for (FlowRead &R : Reads)
       if (R.Register == FrameRegisters[StackPointer])
         R.Independent = true;
     for (FlowWrite &W : D.Writes)

@@ -53,8 +53,11 @@ struct FlowResourceUse {
   /// The whole group is held (MCA's reserved groups), not one of its units.
   bool Reserved;
   /// FlowModel::lanes(Resource), kept here for the engine's inner loop.
-  llvm::ArrayRef<uint16_t> Lanes;
+  uint64_t Lanes;
 };
+
+/// The most processor resources one instruction uses.
+constexpr unsigned MaxResources = 16;
 
 /// The frame registers the flow engine follows (the stack and the frame pointer), so
 /// that it knows when a load reads a stack slot an earlier store wrote.
@@ -71,11 +74,15 @@ enum class StackEffect : uint8_t {
 struct FlowInstruction {
   /// What is described (opcode and operands).
   llvm::MCInst Instruction;
-  llvm::SmallVector<FlowRead, 4> Reads;
+  /// The register units whose last writes it waits for, without read advances.
+  llvm::SmallVector<uint16_t, 8> ReadUnits;
+  /// The reads with read advances (their units in Units), which the engine matches
+  /// against the write that produced each value.
+  llvm::SmallVector<FlowRead, 2> AdvancedReads;
   llvm::SmallVector<FlowWrite, 2> Writes;
   llvm::SmallVector<FlowResourceUse, 4> Resources;
   llvm::SmallVector<uint8_t, 2> Buffers; ///< FlowModel::buffers() indices
-  /// The register units of Reads and Writes (FlowModel::units).
+  /// The register units of AdvancedReads and Writes (FlowModel::units).
   llvm::SmallVector<uint16_t, 12> Units;
   uint16_t MicroOps = 0, Latency = 0;
   bool MayLoad = false, MayStore = false, BeginGroup = false, EndGroup = false;
@@ -125,10 +132,10 @@ public:
   unsigned movesEliminated() const { return MovesEliminated; }
   /// A scheduler's size, by the index FlowInstruction::Buffers holds.
   llvm::ArrayRef<unsigned> buffers() const { return BufferSizes; }
-  /// Units of all processor resources ("lanes"), each busy or free in each cycle; the
-  /// lanes a resource (a unit, or a group of units) can use.
+  /// Units of all processor resources ("lanes", at most 64), each busy or free in each
+  /// cycle; the lanes a resource (a unit, or a group of units) can use, one bit each.
   unsigned numLanes() const { return NumLanes; }
-  llvm::ArrayRef<uint16_t> lanes(uint16_t Resource) const { return Lanes[Resource]; }
+  uint64_t lanes(uint16_t Resource) const { return Lanes[Resource]; }
   unsigned numResources() const { return Lanes.size(); }
   /// Register units (MCRegUnit): two registers overlap when they share one.
   unsigned numRegisterUnits() const { return NumRegisterUnits; }
@@ -147,7 +154,9 @@ private:
   explicit FlowModel(const McaTarget &Target);
   llvm::Error initialize();
   llvm::Expected<std::unique_ptr<FlowInstruction>> derive(const llvm::MCInst &Inst) const;
-  void followFrame(const llvm::MCInst &Inst, FlowInstruction &D) const;
+  /// Also marks \p Reads of the stack pointer that the stack engine makes independent.
+  void followFrame(const llvm::MCInst &Inst, FlowInstruction &D,
+                   llvm::MutableArrayRef<FlowRead> Reads) const;
 
   const McaTarget &Target;
   unsigned DispatchWidth = 1, ReorderBuffer = 1, RetireWidth = 0;
@@ -159,7 +168,7 @@ private:
   std::unordered_map<uint64_t, uint16_t> ResourceOfMask;
   std::vector<uint64_t> Masks;
   unsigned NumLanes = 0;
-  std::vector<llvm::SmallVector<uint16_t, 4>> Lanes;
+  std::vector<uint64_t> Lanes;
   unsigned NumRegisterUnits = 0;
   std::vector<uint16_t> Units;
   std::vector<uint32_t> UnitsBegin;

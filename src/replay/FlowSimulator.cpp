@@ -4,114 +4,65 @@
 #include "FlowSimulator.h"
 #include "support/Error.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/bit.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace mlgo {
 
-/// Which units of the processor resources are busy in which cycles: one bit per unit
-/// and cycle over a window of cycles from the dispatch cycle on, reused as dispatch
-/// moves ahead.
+/// Which units of the processor resources ("lanes") are busy in which cycles: a mask
+/// of lanes per cycle over a window of cycles from the dispatch cycle on, reused as
+/// dispatch moves ahead.
 class FlowSimulator::Lanes {
 public:
-  static constexpr uint64_t Window = 1 << 16, Words = Window / 64;
+  static constexpr uint64_t Window = 1 << 16;
 
-  explicit Lanes(unsigned Count) : Count(Count), Bits(Words * Count) {}
+  Lanes() : Busy(Window) {}
 
-  bool free(unsigned Lane, uint64_t From, unsigned Cycles) const {
-    if (Cycles == 1)
-      return !(word(Lane, From) >> (From & 63) & 1);
-    for (uint64_t C = From; C < From + Cycles; ++C)
-      if (word(Lane, C) >> (C & 63) & 1)
-        return false;
-    return true;
+  /// Of \p Wanted, the lanes free in each of \p Cycles cycles from \p From.
+  uint64_t freeOf(uint64_t Wanted, uint64_t From, unsigned Cycles) const {
+    uint64_t Free = Wanted & ~busy(From);
+    for (unsigned C = 1; C < Cycles && Free; ++C)
+      Free &= ~busy(From + C);
+    return Free;
   }
-  void book(unsigned Lane, uint64_t From, unsigned Cycles) {
+  void book(uint64_t Taken, uint64_t From, unsigned Cycles) {
     for (uint64_t C = From; C < From + Cycles; ++C)
-      word(Lane, C) |= uint64_t(1) << (C & 63);
+      Busy[C & (Window - 1)] |= Taken;
   }
-  /// Cycles before \p Cycle will not be booked any more: their bits can serve later
+  /// Cycles before \p Cycle will not be booked any more: their masks can serve later
   /// cycles.
   void advanceTo(uint64_t Cycle) {
-    uint64_t Start = Cycle & ~uint64_t(63);
-    if (Start - Cleared >= Window) {
-      std::fill(Bits.begin(), Bits.end(), 0);
-      Cleared = Start;
-      return;
-    }
-    for (; Cleared < Start; Cleared += 64)
-      std::fill_n(Bits.begin() + ((Cleared / 64) % Words) * Count, Count, 0);
+    if (Cycle - Cleared >= Window)
+      std::fill(Busy.begin(), Busy.end(), 0);
+    else
+      for (uint64_t C = Cleared; C < Cycle; ++C)
+        Busy[C & (Window - 1)] = 0;
+    Cleared = std::max(Cleared, Cycle);
   }
   /// Bookings must end before this cycle.
   uint64_t limit() const { return Cleared + Window; }
-  /// The first cycle \p At (from its value on, before \p Until) in which one of the
-  /// \p N lanes at \p Lanes is free, and which (the first in turn from \p Next); N if
-  /// none.
-  unsigned firstFreeLane(const uint16_t *Lanes, unsigned N, unsigned Next, uint64_t &At,
-                         uint64_t Until) const {
-    if (Next >= N)
-      Next = 0;
-    for (uint64_t C = At; C < Until; C = (C | 63) + 1) {
-      uint64_t Row = (C / 64) % Words * Count, Mask = ~uint64_t(0) << (C & 63);
-      uint64_t Any = 0;
-      for (unsigned K = 0; K < N; ++K)
-        Any |= ~Bits[Row + Lanes[K]] & Mask;
-      if (!Any)
-        continue;
-      uint64_t Bit = llvm::countr_zero(Any);
-      At = (C & ~uint64_t(63)) + Bit;
-      if (At >= Until)
-        break;
-      for (unsigned K = Next;; K = K + 1 == N ? 0 : K + 1)
-        if (!(Bits[Row + Lanes[K]] >> Bit & 1))
-          return K;
-    }
-    return N;
-  }
-  /// The first cycle from \p From on, before \p Until, in which one of \p Lanes is
-  /// free (else Until): 64 cycles at a time.
-  uint64_t firstFree(llvm::ArrayRef<uint16_t> Lanes, uint64_t From, uint64_t Until) const {
-    for (uint64_t C = From; C < Until; C = (C | 63) + 1) {
-      uint64_t AllBusy = ~uint64_t(0);
-      for (uint16_t Lane : Lanes)
-        AllBusy &= word(Lane, C);
-      uint64_t Free = ~AllBusy & (~uint64_t(0) << (C & 63));
-      if (Free)
-        return std::min(Until, (C & ~uint64_t(63)) + llvm::countr_zero(Free));
-    }
-    return Until;
-  }
 
 private:
-  uint64_t &word(unsigned Lane, uint64_t Cycle) {
-    return Bits[((Cycle / 64) % Words) * Count + Lane];
-  }
-  uint64_t word(unsigned Lane, uint64_t Cycle) const {
-    return Bits[((Cycle / 64) % Words) * Count + Lane];
-  }
+  uint64_t busy(uint64_t Cycle) const { return Busy[Cycle & (Window - 1)]; }
 
-  unsigned Count;
-  std::vector<uint64_t> Bits; ///< by word of cycles, then by lane
+  std::vector<uint64_t> Busy; ///< by cycle modulo the window
   uint64_t Cleared = 0;       ///< the first cycle of the window
 };
 
-/// A first-in first-out queue of cycles in a ring that grows as needed.
+/// A first-in first-out queue of at most Capacity items (a power of two), in a ring.
 template <typename T> class Ring {
 public:
+  explicit Ring(size_t Capacity) : Items(llvm::PowerOf2Ceil(Capacity)) {}
   bool empty() const { return Head == Tail; }
   size_t size() const { return Tail - Head; }
   const T &front() const { return Items[Head & (Items.size() - 1)]; }
   void pop() { ++Head; }
   void push(const T &Item) {
-    if (size() == Items.size()) {
-      std::vector<T> Grown(std::max<size_t>(16, Items.size() * 2));
-      for (size_t I = 0; I < size(); ++I)
-        Grown[I] = Items[(Head + I) & (Items.size() - 1)];
-      Tail = size();
-      Head = 0;
-      Items = std::move(Grown);
-    }
+    assert(size() < Items.size() && "a ring holds at most its capacity");
     Items[Tail++ & (Items.size() - 1)] = Item;
   }
 
@@ -166,6 +117,11 @@ private:
 /// What holds dispatched instructions until they retire: the reorder buffer (by
 /// micro-ops) and the load and store queues.
 struct FlowSimulator::Retirements {
+  /// Every instruction in flight holds an entry, at least one micro-op, so the reorder
+  /// buffer's size bounds each ring (one more: an instruction wider than the buffer).
+  explicit Retirements(unsigned ReorderBufferSize)
+      : ReorderBuffer(ReorderBufferSize + 1), Loads(ReorderBufferSize + 1),
+        Stores(ReorderBufferSize + 1) {}
   struct Entry {
     uint64_t Retire;
     unsigned MicroOps;
@@ -276,33 +232,40 @@ private:
 };
 
 namespace {
-/// Recently described instructions kept by each core (2^bits).
-constexpr unsigned RecentBits = 14;
 /// The longest search for free resources, and the longest booking, in cycles.
 constexpr uint64_t MaxSearch = 4096, MaxBooking = 1024;
 } // namespace
 
 FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions)
-    : CoreSimulator(NumFunctions), Model(Model), RecentlyDescribed(size_t(1) << RecentBits),
-      InFlight(std::make_unique<Retirements>()), Schedulers(Model.buffers().size()),
-      Busy(std::make_unique<Lanes>(Model.numLanes())),
+    : CoreSimulator(NumFunctions), Model(Model),
+      InFlight(std::make_unique<Retirements>(Model.reorderBuffer())),
+      Schedulers(Model.buffers().size()), Busy(std::make_unique<Lanes>()),
       UnitReady(Model.numRegisterUnits(), 0), UnitWriter(Model.numRegisterUnits(), 0),
       NextLane(Model.numResources(), 0), Memory(std::make_unique<Frames>()) {}
 
 FlowSimulator::~FlowSimulator() = default;
 
-llvm::Expected<const FlowInstruction *> FlowSimulator::describe(const llvm::MCInst &Inst) {
-  uint64_t Key = reinterpret_cast<uintptr_t>(&Inst) * 0x9E3779B97F4A7C15ull;
-  Recent &R = RecentlyDescribed[Key >> (64 - RecentBits)];
-  // An address can hold another instruction later (decoded code is not the only source
-  // of instructions a core sees), so a hit is checked against what was described.
-  if (R.Inst == &Inst && sameInstruction(R.Description->Instruction, Inst))
-    return R.Description;
-  auto D = Model.describe(Inst);
-  if (!D)
-    return D.takeError();
-  R = {&Inst, *D};
-  return *D;
+llvm::Expected<llvm::ArrayRef<const FlowInstruction *>>
+FlowSimulator::describe(const RefilledCode &Code) {
+  // Refilled code stays where it is and as it is for a core's life (Refill.h): the
+  // descriptions of an event's instructions are found by where they start.
+  Described &Found = DescribedByCode[Code.Instructions.data()];
+  if (Found.Count < Code.Instructions.size()) {
+    Found = {static_cast<uint32_t>(Descriptions.size()),
+             static_cast<uint32_t>(Code.Instructions.size())};
+    for (size_t K = 0; K < Code.Instructions.size(); ++K) {
+      auto D = Model.describe(Code.Instructions[K]);
+      if (!D)
+        return stageError("the flow engine cannot time the instruction at {:#x}: {}",
+                          Code.Addresses[K], llvm::toString(D.takeError()));
+      Descriptions.push_back(*D);
+    }
+  }
+  assert(llvm::all_of(llvm::seq<size_t>(0, Code.Instructions.size()), [&](size_t K) {
+    return sameInstruction(Descriptions[Found.First + K]->Instruction,
+                           Code.Instructions[K]);
+  }));
+  return llvm::ArrayRef(Descriptions).slice(Found.First, Code.Instructions.size());
 }
 
 llvm::Error FlowSimulator::add(const RefilledCode &Code) {
@@ -311,13 +274,15 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   if (Code.Event != LastEvent + 1)
     Memory->forget();
   LastEvent = Code.Event;
-  for (size_t K = 0; K < Code.Instructions.size(); ++K) {
-    auto D = describe(Code.Instructions[K]);
-    if (!D)
-      return stageError("the flow engine cannot time the instruction at {:#x}: {}",
-                        Code.Addresses[K], llvm::toString(D.takeError()));
-    time(**D, Code);
-  }
+  if (Code.Instructions.empty())
+    return llvm::Error::success();
+  auto Descriptions = describe(Code);
+  if (!Descriptions)
+    return Descriptions.takeError();
+  for (const FlowInstruction *I : *Descriptions)
+    time(*I);
+  // Retirement happens within cycle LastRetire, so LastRetire + 1 cycles have passed.
+  retired(Code.Function, Code.Event, LastRetire + 1, Code.Instructions.size());
   return llvm::Error::success();
 }
 
@@ -378,100 +343,64 @@ uint64_t FlowSimulator::dispatch(const FlowInstruction &I) {
 
 uint64_t FlowSimulator::book(const FlowInstruction &I, uint64_t Ready) {
   struct Chosen {
-    uint16_t Lane, Cycles;
+    uint64_t Lanes;
+    unsigned Cycles;
   };
-  Chosen Picks[64];
+  Chosen Picks[MaxResources];
+  unsigned NumPicks = I.Resources.size();
   // Resources that stay busy for thousands of cycles do not exist; a search that long
   // gives up and books nothing, rather than running on.
   uint64_t GiveUp = std::min(Ready + MaxSearch, Busy->limit() - MaxBooking);
-  if (I.Resources.size() == 1 && !I.Resources[0].Reserved && I.Resources[0].Cycles == 1) {
-    // Most instructions use one resource for a cycle: the first cycle in which one of
-    // its units is free, and the first such unit in turn.
-    const FlowResourceUse &U = I.Resources[0];
-    unsigned N = U.Lanes.size();
-    uint64_t T = Ready;
-    uint16_t Lane = Busy->firstFreeLane(U.Lanes.data(), N, NextLane[U.Resource], T, GiveUp);
-    if (Lane == N)
-      return Ready;
-    Busy->book(U.Lanes[Lane], T, 1);
-    NextLane[U.Resource] = static_cast<uint8_t>(Lane + 1 == N ? 0 : Lane + 1);
-    return T;
-  }
-  for (uint64_t T = Ready; T < GiveUp;) {
-    unsigned Count = 0;
-    auto taken = [&](uint16_t Lane) {
-      for (unsigned K = 0; K < Count; ++K)
-        if (Picks[K].Lane == Lane)
-          return true;
-      return false;
-    };
-    // A resource without a free unit at T: the next cycle in which it has one.
-    uint64_t Retry = 0;
-    for (const FlowResourceUse &U : I.Resources) {
-      llvm::ArrayRef<uint16_t> Lanes = U.Lanes;
-      if (U.Reserved) {
-        // The whole group, but for the units this instruction holds already.
-        unsigned Held = Count;
-        for (uint16_t Lane : Lanes) {
-          bool Own = false;
-          for (unsigned K = 0; K < Held; ++K)
-            Own |= Picks[K].Lane == Lane;
-          if (Own)
-            continue;
-          if (!Busy->free(Lane, T, U.Cycles) || Count == 64) {
-            Retry = T + 1;
-            break;
-          }
-          Picks[Count++] = {Lane, U.Cycles};
-        }
-      } else {
-        // Units of a group take turns, as MCA's resource selection does.
-        unsigned N = Lanes.size(), Next = NextLane[U.Resource];
-        bool Found = false;
-        for (unsigned K = 0; K < N && Count < 64; ++K) {
-          unsigned At = Next < N ? Next : 0;
-          Next = At + 1 == N ? 0 : At + 1;
-          uint16_t Lane = Lanes[At];
-          if (!taken(Lane) && Busy->free(Lane, T, U.Cycles)) {
-            Picks[Count++] = {Lane, U.Cycles};
-            NextLane[U.Resource] = static_cast<uint8_t>(Next);
-            Found = true;
-            break;
-          }
-        }
-        if (!Found)
-          Retry = std::max(T + 1, Busy->firstFree(Lanes, T + 1, GiveUp));
+  uint64_t T = Ready, Taken = 0;
+  for (unsigned K = 0; K < NumPicks;) {
+    const FlowResourceUse &U = I.Resources[K];
+    uint64_t Wanted = U.Lanes & ~Taken; // a unit this instruction holds is not free
+    uint64_t Free = Busy->freeOf(Wanted, T, U.Cycles);
+    if (U.Reserved ? Free == Wanted : Free != 0) {
+      uint64_t Pick = Wanted; // a reserved group: all of it, but for units held
+      if (!U.Reserved) {
+        // Units of a group take turns, as MCA's resource selection does: the first
+        // free one from where the previous choice left off.
+        uint64_t After = Free & (~uint64_t(0) << NextLane[U.Resource]);
+        Pick = After ? After & -After : Free & -Free;
       }
-      if (Retry)
-        break;
+      Picks[K++] = {Pick, U.Cycles};
+      Taken |= Pick;
+      continue;
     }
-    if (!Retry) {
-      for (unsigned K = 0; K < Count; ++K)
-        Busy->book(Picks[K].Lane, T, Picks[K].Cycles);
-      return T;
-    }
-    T = Retry;
+    // Not at T: the next cycle at which this resource has a unit free, and there
+    // every resource is chosen again.
+    do
+      ++T;
+    while (T < GiveUp && !Busy->freeOf(U.Lanes, T, 1));
+    if (T >= GiveUp)
+      return Ready;
+    K = 0;
+    Taken = 0;
   }
-  return Ready;
+  for (unsigned K = 0; K < NumPicks; ++K) {
+    Busy->book(Picks[K].Lanes, T, Picks[K].Cycles);
+    if (!I.Resources[K].Reserved)
+      NextLane[I.Resources[K].Resource] =
+          static_cast<uint8_t>((llvm::countr_zero(Picks[K].Lanes) + 1) & 63);
+  }
+  return T;
 }
 
-void FlowSimulator::time(const FlowInstruction &I, const RefilledCode &Code) {
+void FlowSimulator::time(const FlowInstruction &I) {
   uint64_t D = dispatch(I);
   Busy->advanceTo(D);
 
   uint64_t Operands = 0;
-  for (const FlowRead &R : I.Reads) {
-    if (R.Independent)
-      continue;
+  for (uint16_t U : I.ReadUnits)
+    Operands = std::max(Operands, UnitReady[U]);
+  for (const FlowRead &R : I.AdvancedReads)
     for (uint16_t U : llvm::ArrayRef(I.Units).slice(R.FirstUnit, R.NumUnits)) {
       uint64_t At = UnitReady[U];
-      if (R.Advances) {
-        int64_t Advance = Model.readAdvance(R, UnitWriter[U]);
-        At = Advance > 0 ? At - std::min<uint64_t>(At, Advance) : At - Advance;
-      }
+      int64_t Advance = Model.readAdvance(R, UnitWriter[U]);
+      At = Advance > 0 ? At - std::min<uint64_t>(At, Advance) : At - Advance;
       Operands = std::max(Operands, At);
     }
-  }
   Frames::Access Access = I.TouchesFrame ? Memory->step(I) : Frames::Access();
   const Frames::Store *Forwarding = Access.Loads ? Memory->find(Access.Load) : nullptr;
   uint64_t ForwardedAt = Forwarding ? Forwarding->Issue : 0;
@@ -529,8 +458,6 @@ void FlowSimulator::time(const FlowInstruction &I, const RefilledCode &Code) {
     R.Loads.push(Retire);
   if (I.MayStore)
     R.Stores.push(Retire);
-  // Retirement happens within cycle Retire, so Retire + 1 cycles have passed.
-  retired(Code.Function, Code.Event, Retire + 1);
 }
 
 llvm::Error FlowSimulator::finish() {

@@ -34,6 +34,8 @@
 #include "CoreSimulator.h"
 #include "FlowModel.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <memory>
 #include <vector>
 
@@ -53,20 +55,21 @@ private:
   class Scheduler;
   struct Retirements;
 
-  llvm::Expected<const FlowInstruction *> describe(const llvm::MCInst &Inst);
+  /// The descriptions of \p Code's instructions.
+  llvm::Expected<llvm::ArrayRef<const FlowInstruction *>> describe(const RefilledCode &Code);
   uint64_t dispatch(const FlowInstruction &I);
   /// The first cycle from \p Ready on at which I's resources are free, booked.
   uint64_t book(const FlowInstruction &I, uint64_t Ready);
-  void time(const FlowInstruction &I, const RefilledCode &Code);
+  void time(const FlowInstruction &I);
 
   const FlowModel &Model;
-  /// The descriptions of recently timed instructions, by address (a direct-mapped
-  /// cache in front of FlowModel::describe, each hit checked).
-  struct Recent {
-    const llvm::MCInst *Inst = nullptr;
-    const FlowInstruction *Description = nullptr;
+  /// The descriptions of the instructions of events timed before, by where the
+  /// event's instructions start: Count of them in Descriptions from First.
+  struct Described {
+    uint32_t First = 0, Count = 0;
   };
-  std::vector<Recent> RecentlyDescribed;
+  llvm::DenseMap<const llvm::MCInst *, Described> DescribedByCode;
+  std::vector<const FlowInstruction *> Descriptions;
 
   // Dispatch.
   uint64_t DispatchCycle = 0;
