@@ -17,7 +17,8 @@ namespace {
 
 constexpr const char *Format = "mlgo-ra.replay.cached";
 /// Bump when what a replay computes changes (MCA settings, attribution, refill).
-constexpr int Version = 4; // 2: --stack-engine in the key; 3: the trace by its hash; 4: the engine
+constexpr int Version = 5; // 2: --stack-engine in the key; 3: the trace by its hash; 4: the
+                           // engine; 5: the flow engine books resources by unit masks
 constexpr const char *EventsMagic = "MLGOEVC1";
 
 std::string pathOf(llvm::StringRef Dir, llvm::StringRef Key, llvm::StringRef Suffix) {
