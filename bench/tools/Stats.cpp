@@ -364,6 +364,29 @@ int main(int Argc, char **Argv) {
     std::printf("Over the %zu variants above noise: Spearman %.3f, Kendall tau-b %.3f\n",
                 Above.size(), ARho, ATau);
   }
+  // What the measurement itself allows: the rounds split in two halves (odd and even)
+  // rank the variants alike only as far as the noise lets them. Spearman-Brown turns
+  // that into the reliability of all rounds, whose square root bounds the Spearman a
+  // perfect prediction could reach against these measurements.
+  {
+    std::vector<double> Odd, Even;
+    for (const Variant *V : Counted) {
+      std::vector<double> Halves[2];
+      for (size_t I = 0; I < V->Speedups.size(); ++I)
+        Halves[I % 2].push_back(V->Speedups[I]);
+      if (Halves[1].empty())
+        continue;
+      Odd.push_back(median(Halves[0]));
+      Even.push_back(median(Halves[1]));
+    }
+    if (Odd.size() >= 3) {
+      double Split = spearman(Odd, Even);
+      double Reliability = Split > 0 ? 2 * Split / (1 + Split) : 0;
+      std::printf("The measurement's own ranking: odd against even rounds Spearman %.3f; a "
+                  "perfect prediction would reach about %.3f against all rounds\n",
+                  Split, std::sqrt(Reliability));
+    }
+  }
   int Dropped = 0, Duplicates = 0;
   for (const Variant &V : Variants)
     if (V.Status == "dropped")

@@ -59,6 +59,8 @@ check "stats ranks the variants as predicted" \
 check "stats reports the 3x variant about 67% slower (less the start-up)" \
   grep -qE '^\| busy \| w6 \| -50.000% \| -(5[5-9]|6[0-9])\.[0-9]{2}% \|' <<<"$out"
 check "  and so those above noise" grep -q "^Over the 3 variants above noise: Spearman 1.000, Kendall tau-b 1.000$" <<<"$out"
+check "  and the measurement's own ranking: its halves agree" \
+  grep -q "^The measurement's own ranking: odd against even rounds Spearman 1.000; a perfect prediction would reach about 1.000 against all rounds$" <<<"$out"
 check "stats counts the dropped variant" grep -q "^Dropped: 1 (0 with the same code as the baseline or another variant, 1 for other reasons" <<<"$out"
 check "stats lists the dropped variant and why" \
   grep -q '^| busy | broken | dropped | | | | CFG mismatch in f |$' <<<"$out"
@@ -68,6 +70,22 @@ check "the plot has a point per variant and the diagonal" \
   grep -q 'measured = predicted' "$work/plot.svg"
 run "$STATS" --variants "$work/variants.tsv" --runs "$work/missing.tsv"
 check "stats names a missing file" grep -q "^accuracy-stats: error: .*missing.tsv: cannot open$" <<<"$err"
+
+# Rounds 1 and 3 rank a > b > c, rounds 2 and 4 a > c > b: the halves' Spearman is
+# 1 - 6 * 2 / (3 * 8) = 0.5, all rounds' reliability 2 * 0.5 / 1.5, its root 0.816.
+{
+  echo "# metric: cpu-time"
+  for round in 1 2 3 4; do
+    if [ $((round % 2)) = 1 ]; then b=0.8 c=0.9; else b=0.95 c=0.85; fi
+    printf 'halves\t%s\t%s\t%s\t%s\n' "$round" 0 baseline 1 "$round" 1 a 0.5 "$round" 2 baseline 1 \
+      "$round" 3 b "$b" "$round" 4 baseline 1 "$round" 5 c "$c" "$round" 6 baseline 1
+  done
+} >"$work/halves.tsv"
+printf '%s\n' $'halves\ta\tvariant\t0.5' $'halves\tb\tvariant\t0.1' $'halves\tc\tvariant\t0.05' \
+  >"$work/halves-variants.tsv"
+run "$STATS" --variants "$work/halves-variants.tsv" --runs "$work/halves.tsv"
+check "stats measures how far the rounds' halves rank alike" \
+  grep -q "^The measurement's own ranking: odd against even rounds Spearman 0.500; a perfect prediction would reach about 0.816 against all rounds$" <<<"$out"
 
 run "$PERTURB" initial --sigma 0.1 --seed 7 -o "$work/a.json"
 check "perturb writes a policy" grep -q '"name": "initial+0.1N(seed 7)"' "$work/a.json"
