@@ -31,7 +31,7 @@ for policy in default initial; do
     --cache-dir "$out/cache"
 done
 
-echo "== predict the initial policy's speedup over default (the flow engine, skylake's model)"
+echo "== predict the initial policy's speedup over default (the flow engine, this host's CPU model)"
 "$mlgo" replay --trace "$out/workload.bbtrace" --baseline "$out/variants/default" \
   --candidate "$out/variants/initial" --top 3 | tee "$out/initial.txt"
 

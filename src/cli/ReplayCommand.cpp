@@ -4,6 +4,7 @@
 /// CI.
 #include "EngineOption.h"
 #include "Commands.h"
+#include "CpuOption.h"
 #include "ExitCode.h"
 #include "NumberOptions.h"
 #include "compile/PolicyVariants.h"
@@ -215,8 +216,10 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
   Cmd->add_option("--clang", Flags->Clang, "The compiler for --corpus")->capture_default_str();
   Baseline->needs(Candidate);
   Candidate->needs(Baseline);
-  Cmd->add_option("--mcpu", Flags->Options.CPU, "The CPU that MCA models")
-      ->capture_default_str();
+  addCpuOption(Cmd, Flags->Options.CPU,
+               "The CPU the engine models: a name as LLVM spells it (of --mtriple's target, "
+               "else the host's), 'native' for this host's (skylake if LLVM has no "
+               "scheduling model for it), or 'help' to list them");
   Cmd->add_option("--mtriple", Flags->Options.Triple,
                   "The target triple (default: the code's)");
   Cmd->add_option("--on-cfg-mismatch", Flags->Options.OnCfgMismatch,
@@ -288,6 +291,8 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
   });
   Sample->excludes(Exact);
   return {Cmd, [Flags, Cmd] {
+            if (auto Exit = resolveCpuOption(Flags->Options.CPU, Flags->Options.Triple))
+              return *Exit;
             if (llvm::Error E = parseSampleOption(Flags->Sample, "--sample",
                                                   Flags->Options.Spans,
                                                   Flags->Options.AutoShard))

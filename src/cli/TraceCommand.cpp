@@ -3,6 +3,7 @@
 /// TraceImportOptions → runTraceImport, or a summary of a .bbtrace.
 #include "Commands.h"
 #include "ExitCode.h"
+#include "ToolDirectory.h"
 #include "support/Printable.h"
 #include "trace/Trace.h"
 #include "trace/TraceImport.h"
@@ -27,7 +28,7 @@ int record(TraceFlags &F) {
     if (const char *Dir = std::getenv("MLGO_RA_VALGRIND_LIB"))
       F.Record.ValgrindLibDir = Dir;
   if (F.Record.ValgrindLibDir.empty())
-    F.Record.ValgrindLibDir = MLGO_RA_VALGRIND_LIB_DIR;
+    F.Record.ValgrindLibDir = mlgotraceDirectory();
   F.Record.ShowProgress = !F.Json;
   auto Result = runTraceRecord(F.Record);
   if (!Result)
@@ -124,7 +125,8 @@ CommandHandle addTraceCommand(CLI::App &Parent) {
   Record->add_option("--valgrind", Flags->Record.Valgrind, "The valgrind to run");
   Record->add_option("--valgrind-lib", Flags->Record.ValgrindLibDir,
                      "Directory with the mlgotrace tool (default: $MLGO_RA_VALGRIND_LIB, "
-                     "else the build's)");
+                     "else ../libexec/mlgo-ra beside the mlgo-ra binary, else the build "
+                     "tree's)");
   Record->add_flag("--keep-unmapped", Flags->Record.KeepUnmappedCode,
                    "Keep the bytes of code that ran outside the binary's blocks (shared "
                    "libraries, startup code), for replay --unmapped replay; makes the trace "

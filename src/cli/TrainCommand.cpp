@@ -3,6 +3,7 @@
 /// and --report, which draws a run's reward curve.
 #include "EngineOption.h"
 #include "Commands.h"
+#include "CpuOption.h"
 #include "ExitCode.h"
 #include "NumberOptions.h"
 #include "replay/Replay.h"
@@ -45,6 +46,8 @@ int train(TrainFlags &F) {
                              {&F.Options.Output, "--output"}})
     if (Value->empty())
       return reportError(inputError(Name, "is required (unless --report)"));
+  if (auto Exit = resolveCpuOption(F.Options.CPU, ""))
+    return *Exit;
   if (llvm::Error E =
           parseSampleOption(F.Sample, "--sample", F.Options.Spans, F.Options.AutoShard))
     return reportError(std::move(E));
@@ -132,7 +135,10 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
       ->default_val(std::max(1u, std::thread::hardware_concurrency()));
   Cmd->add_option("--init", O.Init, "The starting policy: a built-in name or a policy file")
       ->default_val(O.Init);
-  Cmd->add_option("--mcpu", O.CPU, "The CPU the replay engine models")->default_val(O.CPU);
+  addCpuOption(Cmd, O.CPU,
+               "The CPU the replay engine models: a name as LLVM spells it, 'native' for "
+               "this host's (skylake if LLVM has no scheduling model for it; give a name "
+               "when the ranks of --mpi run on different CPUs), or 'help' to list them");
   addEngineOption(Cmd, O.Engine,
                   "The replay engine (see 'mlgo-ra replay --help'); with 'flow', each "
                   "evaluation replays the whole trace unless --sample gives a shard");

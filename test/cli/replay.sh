@@ -19,7 +19,9 @@ run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$base" --
 check "the baseline against itself succeeds" [ "$code" = 0 ]
 check "with a predicted speedup of exactly 0" [ "$(json_number speedup)" = "0.0" ]
 
-run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --json
+# The stressed variant's expectations (slower, by how much, the shard's estimate) hold
+# for skylake's model, which these replays name; the default is the host's (below).
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --json --mcpu skylake
 check "the stressed variant replays" [ "$code" = 0 ]
 speedup=$(json_number speedup)
 check "it is predicted slower" awk -v s="$speedup" 'BEGIN { exit !(s < 0) }'
@@ -30,18 +32,19 @@ stress_cycles=$(grep -o '"cycles": [0-9]*' <<<"${out#*\"candidate\"}" | head -1)
 check "an unsampled replay has no sampling error" [ "$(json_number speedup_error)" = "0.0" ]
 
 run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --json \
-  --sample 256/2048
+  --sample 256/2048 --mcpu skylake
 check "a trace shard replays" [ "$code" = 0 ]
 sampled=$(json_number speedup)
 sampled_error=$(json_number speedup_error)
 check "with a standard error" awk -v e="$sampled_error" 'BEGIN { exit !(e > 0) }'
 check "within 4 of which it predicts the whole trace's speedup" awk -v s="$sampled" \
   -v f="$speedup" -v e="$sampled_error" 'BEGIN { d = s - f; exit !(d * d <= 16 * e * e) }'
-run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --sample 256/2048
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --sample 256/2048 \
+  --mcpu skylake
 check "the text says so" grep -q "predicted speedup -[0-9.]*% ± [0-9.]* (one standard error of the trace shard)" <<<"$out"
 
 run "$MLGO_RA" replay --trace "$trace" --baseline "$base" \
-  --candidate "$work/stress/CMakeFiles/workload.dir" --json
+  --candidate "$work/stress/CMakeFiles/workload.dir" --json --mcpu skylake
 check "the variant's objects replay" [ "$code" = 0 ]
 check "to the same cycles as its binary" \
   [ "$(grep -o '"cycles": [0-9]*' <<<"${out#*\"candidate\"}" | head -1)" = "$stress_cycles" ]
@@ -52,16 +55,18 @@ run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$work/has
 check "a candidate lacking traced functions fails (2)" [ "$code" = 2 ]
 check "naming them" grep -q "^mlgo-ra: error: $work/hash-only: 8 traced functions do not match the trace: main (missing)" <<<"$err"
 run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$work/hash-only" \
-  --on-cfg-mismatch baseline --json
+  --on-cfg-mismatch baseline --json --mcpu skylake
 check "with --on-cfg-mismatch baseline they run the baseline's code" [ "$code" = 0 ]
 check "which here is the stressed binary's code: the same cycles" \
   [ "$(grep -o '"cycles": [0-9]*' <<<"${out#*\"candidate\"}" | head -1)" = "$stress_cycles" ]
 check "and the fallbacks are listed" grep -q '"reason": "missing"' <<<"$out"
 
-run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --fail-if-slower 0.5
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --fail-if-slower 0.5 \
+  --mcpu skylake
 check "--fail-if-slower exits 1 on a predicted regression" [ "$code" = 1 ]
 check "saying why" grep -q "^mlgo-ra: the candidate is predicted .*% slower, more than --fail-if-slower 0.5%" <<<"$err"
-run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --fail-if-slower 50
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --fail-if-slower 50 \
+  --mcpu skylake
 check "and 0 within the allowed margin" [ "$code" = 0 ]
 
 # Bad input.
@@ -83,7 +88,38 @@ check "named in the error" [ "$err" = "mlgo-ra: error: $work/nomap/f.o: has no B
 
 run "$MLGO_RA" replay --trace "$trace" --code "$base" --mcpu pentium-of-the-future
 check "a CPU that MCA does not know is bad input (2)" [ "$code" = 2 ]
-check "named in the error" grep -q "^mlgo-ra: error: --mcpu: 'pentium-of-the-future' is not a CPU" <<<"$err"
+check "named in one error line that says how to list the CPUs" grep -qx \
+  "mlgo-ra: error: --mcpu: 'pentium-of-the-future' is not a CPU that LLVM knows for x86_64-[a-z0-9_-]* ('--mcpu help' lists them)" <<<"$err"
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --mcpu pentium4
+check "a CPU without a scheduling model is bad input (2)" [ "$code" = 2 ]
+check "named in the error" [ "$err" = "mlgo-ra: error: --mcpu: 'pentium4' has no scheduling model to simulate ('--mcpu help' lists the CPUs that have one)" ]
+
+# The CPU that matters: by default the host's, as LLVM (and clang -march=native) names it.
+run "$MLGO_RA" replay --mcpu help
+check "--mcpu help lists the CPUs, whatever else is missing (0)" [ "$code" = 0 -a -z "$err" ]
+check "each modeled one on a line" grep -qx "  skylake" <<<"$out"
+check "in-order cores marked" grep -qx "  bonnell  (in-order: --engine mca only)" <<<"$out"
+check "then those without a scheduling model" \
+  grep -q "^without a scheduling model, which replay needs: .* pentium4 " <<<"$out"
+native=$(sed -n '1s/.*native, the default: \([^)]*\)):$/\1/p' <<<"$out")
+host=$("$CLANG" -march=native -### -c -x c /dev/null 2>&1 | grep -o '"-target-cpu" "[^"]*"' |
+  cut -d'"' -f4)
+check "the default it names is the host's ($host), or skylake when LLVM cannot model it" \
+  [ -n "$native" ] && [ "$native" = "$host" -o "$native" = skylake ]
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --json
+check "replay models it by default" [ "$code" = 0 ]
+check "and JSON names it" grep -q "^  \"cpu\": \"$native\",$" <<<"$out"
+if [ "$native" = "$host" ]; then
+  check "without a warning" [ -z "$err" ]
+else
+  check "with one warning naming the host's CPU and the fallback" grep -qx \
+    "mlgo-ra: warning: --mcpu: LLVM .* the host CPU .*; modeling skylake instead .*" <<<"$err"
+fi
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --mcpu native
+check "--mcpu native is the same CPU, and the text names it" \
+  grep -q "^  cpu        $native (x86_64" <<<"$out"
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$base" --mcpu znver4
+check "a named CPU is the one modeled" grep -q "^replay of .* (znver4, x86_64" <<<"$out"
 
 # The engines: the flow engine by default, MCA on request; each says which ran.
 run "$MLGO_RA" replay --trace "$trace" --code "$base" --json

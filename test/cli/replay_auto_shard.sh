@@ -18,7 +18,7 @@ replay() { # replay CANDIDATE ARGS...: a comparison with the traced binary, as J
   local candidate=$1
   shift
   run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$candidate" \
-    --cache-dir "$work/cache" --json --fast "$@"
+    --cache-dir "$work/cache" --json --fast --mcpu skylake "$@"
 }
 # json_in KEY TEXT: the value of the first "KEY": in TEXT, up to a comma or brace.
 json_in() { grep -o "\"$1\": [^,}]*" <<<"$2" | head -1 | sed 's/^[^:]*: //'; }

@@ -75,7 +75,7 @@ for traced in base stress; do
     [ "$(grep -v ': unmapped in ' "$work/events" | grep -vc ': segment ')" = 0 ]
   expected=$(expected_instructions "$work/events" "$work/$replayed")
   run "$MLGO_RA" replay --trace "$work/$traced.bbtrace" --code "$work/$replayed" \
-    --on-cfg-mismatch fail --exact --json
+    --on-cfg-mismatch fail --exact --json --mcpu skylake
   check "$replayed replays on the trace of $traced" [ "$code" = 0 ]
   check "with no function falling back" grep -q '"replayed_with_baseline_code": \[\]' <<<"$out"
   check "main simulates its blocks' instructions once per execution" \
@@ -87,14 +87,15 @@ for traced in base stress; do
   exact_instructions=$(json_number instructions)
 
   run "$MLGO_RA" replay --trace "$work/$traced.bbtrace" --code "$work/$replayed" \
-    --on-cfg-mismatch fail --json --cache-dir "$work/cache"
+    --on-cfg-mismatch fail --json --cache-dir "$work/cache" --mcpu skylake
   check "fast replay of $replayed runs the same instructions" \
     [ "$code" = 0 -a "$(json_number instructions)" = "$exact_instructions" ]
 
   speedups=()
   for mode in --exact ""; do
     run "$MLGO_RA" replay --trace "$work/$traced.bbtrace" --baseline "$work/$traced" \
-      --candidate "$work/$replayed" --on-cfg-mismatch fail --json --cache-dir "$work/cache" $mode
+      --candidate "$work/$replayed" --on-cfg-mismatch fail --json --cache-dir "$work/cache" \
+      --mcpu skylake $mode
     check "$replayed against $traced replays (${mode:-fast})" [ "$code" = 0 ]
     speedups+=("$(json_number speedup)")
   done

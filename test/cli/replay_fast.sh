@@ -12,7 +12,7 @@ check "26 variants were built" [ "$(wc -l <"$work/v/variants.tsv")" = 26 ]
 # Fast replay works alike with both engines (the flow engine's spans warm up on 4096
 # instructions, as MCA's with --stack-engine).
 for engine in mca flow; do
-  run env MLGO_RA="$MLGO_RA" "$SRC/bench/replay-accuracy" "$work/v" -j 2 --both "--engine $engine"
+  run env MLGO_RA="$MLGO_RA" "$SRC/bench/replay-accuracy" "$work/v" -j 2 --both "--engine $engine --mcpu skylake"
   echo "$out"
   check "with $engine, fast replay is within 0.05 points of --exact and ranks pairs alike" [ "$code" = 0 ]
   check "it says so" grep -q "^largest speedup error 0\.0[0-4][0-9] points (bound 0.05); rank agreement \([0-9]*\)/\1 pairs" <<<"$out"

@@ -26,6 +26,9 @@ check "it logs one record per step" [ "$(wc -l <"$work/a/log.jsonl")" = 3 ]
 check "with the unperturbed policy's predicted speedup" \
   grep -q '"step":2,"unperturbed_speedup":-\?[0-9]' "$work/a/log.jsonl"
 check "on the whole trace, too short for a shard" grep -q '"sample": *"none"' "$work/a/checkpoint.json"
+native=$("$MLGO_RA" train --mcpu help | sed -n '1s/.*native, the default: \([^)]*\)):$/\1/p')
+check "for the host's CPU ($native), not the word native" \
+  grep -q "\"cpu\": *\"$native\"" "$work/a/checkpoint.json"
 check "it writes the checkpoint and both policies" \
   [ -s "$work/a/checkpoint.json" -a -s "$work/a/policy.json" -a -s "$work/a/best.json" ]
 check "the trained policy compiles" \
@@ -87,6 +90,16 @@ check "resuming with another seed fails (2)" [ "$code" = 2 ]
 check "naming the setting" grep -q "checkpoint.json: was written with seed 7, not 8" <<<"$err"
 run train "$work/d" --init default
 check "training LLVM's own heuristic fails (2)" [ "$code" = 2 ]
+if [ "$native" != skylake ]; then
+  run train "$work/a" --resume --mcpu skylake
+  check "resuming for another CPU fails (2)" [ "$code" = 2 ]
+  check "naming both" \
+    grep -q "checkpoint.json: was written with cpu \"$native\", not \"skylake\"" <<<"$err"
+fi
+run train "$work/m" --mcpu pentium-of-the-future
+check "an unknown CPU is bad input (2)" [ "$code" = 2 ]
+check "in one line saying how to list them" grep -qx \
+  "mlgo-ra: error: --mcpu: 'pentium-of-the-future' is not a CPU that LLVM knows for .* ('--mcpu help' lists them)" <<<"$err"
 
 # Trace shards: every evaluation replays the same windows of the trace.
 run train "$work/s" --iterations 1 --sample 64/1024
