@@ -33,6 +33,11 @@ public:
   /// Also adds the cycles of each retired instruction to \p Costs[its code's Event]
   /// (growing it as needed), from now on.
   void recordEventCycles(std::vector<uint32_t> &Costs) { EventCycles = &Costs; }
+  /// Also appends the cycles of each retired instruction to \p Costs, from now on:
+  /// instructions retire in the order they were added, so the caller, who empties it
+  /// as it likes, knows which is which. Those after the last retirement are not in it
+  /// (the rest of cycles()).
+  void recordInstructionCycles(std::vector<uint32_t> &Costs) { InstructionCycles = &Costs; }
 
   uint64_t cycles() const { return Cycles; }
   uint64_t instructions() const { return Retired; }
@@ -52,6 +57,8 @@ protected:
     FunctionCycles[Function] += Elapsed - Attributed;
     if (EventCycles)
       attributeToEvent(Event, Elapsed - Attributed);
+    if (InstructionCycles)
+      InstructionCycles->push_back(uint32_t(Elapsed - Attributed));
     LastFunction = Function;
     LastEvent = Event;
     Attributed = Elapsed;
@@ -69,6 +76,7 @@ private:
   uint32_t LastFunction = 0;
   uint64_t LastEvent = 0;
   std::vector<uint32_t> *EventCycles = nullptr;
+  std::vector<uint32_t> *InstructionCycles = nullptr;
   std::vector<uint64_t> FunctionCycles, FunctionInstructions;
 };
 
