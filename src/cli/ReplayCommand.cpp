@@ -162,10 +162,8 @@ int compare(const ReplayFlags &F, ReplayContext &Context) {
                                   Deltas[I].CandidateCycles, Deltas[I].delta(),
                                   printable(Deltas[I].Function));
     if (C->Explanations)
-      llvm::outs() << fmt::format("  why: the {} function{} that changed most, their blocks "
-                                  "that changed most (c/run: cycles a run of the block)\n",
-                                  C->Explanations->size(),
-                                  C->Explanations->size() == 1 ? "" : "s")
+      llvm::outs() << "  why: the functions and blocks that changed most (c/run: cycles a "
+                      "run of the block, over the trace)\n"
                    << explainText(*C->Explanations, "  ");
   }
   if (Regressed) {
