@@ -33,8 +33,11 @@ void blockText(const ExplainedBlock &Block, const std::string &Indent, std::stri
                          ? fmt::format("{}", Block.BaselineRuns)
                          : fmt::format("{} / {}", Block.BaselineRuns, Block.CandidateRuns);
   bool Once = Block.BaselineRuns == 1 && Block.CandidateRuns == 1;
-  Out += fmt::format("{}block {}, ran {} time{}: {} → {} cycles a run ({:+} cycles)\n", Indent,
-                     Block.ID, Runs, Once ? "" : "s",
+  const char *Change = Block.Change == CodeChange::None        ? "same code"
+                       : Block.Change == CodeChange::Registers ? "registers renamed"
+                                                               : "code differs";
+  Out += fmt::format("{}block {} ({}), ran {} time{}: {} → {} cycles a run ({:+} cycles)\n",
+                     Indent, Block.ID, Change, Runs, Once ? "" : "s",
                      perRun(Block.BaselineCycles, Block.BaselineRuns),
                      perRun(Block.CandidateCycles, Block.CandidateRuns), Block.delta());
   size_t Width = 8, CandidateWidth = 9;

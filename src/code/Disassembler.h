@@ -52,6 +52,9 @@ public:
   /// x86-64, never.
   StackSlotAccess stackSlotAccess(const llvm::MCInst &Inst) const;
 
+  const llvm::MCInstrInfo &instrInfo() const { return *MII; }
+  const llvm::MCRegisterInfo &registerInfo() const { return *MRI; }
+
 private:
   std::unique_ptr<const llvm::MCRegisterInfo> MRI;
   std::unique_ptr<const llvm::MCAsmInfo> MAI;

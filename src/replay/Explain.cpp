@@ -22,6 +22,10 @@ Json countsJSON(const SpillCounts &C) {
 
 } // namespace
 
+const char *codeChangeName(CodeChange C) {
+  return C == CodeChange::None ? "same" : C == CodeChange::Registers ? "renamed" : "different";
+}
+
 Json FunctionExplanation::toJSON() const {
   Json Blocks = Json::array();
   for (const ExplainedBlock &B : this->Blocks) {
@@ -31,6 +35,7 @@ Json FunctionExplanation::toJSON() const {
                       {"candidate", instructionJSON(R.Candidate)},
                       {"mark", R.Mark}});
     Blocks.push_back({{"id", B.ID},
+                      {"code", codeChangeName(B.Change)},
                       {"baseline_runs", B.BaselineRuns},
                       {"candidate_runs", B.CandidateRuns},
                       {"baseline_cycles", B.BaselineCycles},

@@ -36,8 +36,20 @@ struct ExplainedRow {
   std::string Mark;
 };
 
+/// How a block's code differs between baseline and candidate. Where it does not, its
+/// change in cycles comes from the code around it.
+enum class CodeChange : uint8_t {
+  None,      ///< the same instructions (branch targets and pc-relative addresses aside)
+  Registers, ///< the same but for register names
+  Code,      ///< instructions added, removed or changed
+};
+
+/// "same", "renamed" or "different", as JSON spells a CodeChange.
+const char *codeChangeName(CodeChange C);
+
 struct ExplainedBlock {
   uint32_t ID = 0; ///< the machine basic block ID, shared by both variants
+  CodeChange Change = CodeChange::None;
   /// How often the block ran, and the cycles of its instructions, in each variant.
   uint64_t BaselineRuns = 0, CandidateRuns = 0;
   uint64_t BaselineCycles = 0, CandidateCycles = 0;

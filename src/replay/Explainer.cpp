@@ -3,6 +3,7 @@
 /// its instructions given their profiled cycles, the two aligned by opcode, and the
 /// blocks that changed most kept.
 #include "Explainer.h"
+#include "SameTiming.h"
 #include "code/Disassembler.h"
 
 #include "llvm/MC/MCInst.h"
@@ -19,6 +20,7 @@ namespace {
 struct Decoded {
   ExplainedInstruction Shown;
   uint64_t Key;
+  llvm::MCInst Inst;
 };
 
 /// One variant's side of a function: its code and its profile.
@@ -54,7 +56,7 @@ void decodeFunction(const Disassembler &Dis, Side &S) {
       InstructionCost Cost = costAt(S, Address);
       Out.push_back({{Address, Dis.print(Inst, Address, *Size), Cost.Cycles, Cost.Executions,
                       Stack.Stores, Stack.Loads},
-                     uint64_t(Inst.getOpcode()) << 2 | Stack.Stores << 1 | Stack.Loads});
+                     uint64_t(Inst.getOpcode()) << 2 | Stack.Stores << 1 | Stack.Loads, Inst});
       if (Stack.Stores) {
         ++S.Counts.Spills;
         S.Counts.SpillsRun += Cost.Executions;
@@ -124,7 +126,24 @@ void sumBlock(const std::vector<Decoded> &Code, uint64_t &Runs, uint64_t &Cycles
 
 /// The blocks of both sides (the same IDs, unless the candidate's CFG differs) whose
 /// cycles changed, the largest change first, then the most cycles.
-std::vector<ExplainedBlock> explainBlocks(const Side &B, const Side &C, uint32_t Keep) {
+CodeChange compareCode(const Disassembler &Dis, const std::vector<Decoded> &B,
+                       const std::vector<Decoded> &C) {
+  std::vector<llvm::MCInst> X, Y;
+  for (const Decoded &D : B)
+    X.push_back(D.Inst);
+  for (const Decoded &D : C)
+    Y.push_back(D.Inst);
+  // Where stack slots are counts: a spill moved to another slot is a change in code.
+  SameTiming Same(Dis.instrInfo(), Dis.registerInfo().getProgramCounter(),
+                  /*AddressesMatter=*/true);
+  CodeMatch M = Same(X, Y);
+  return M == CodeMatch::Same      ? CodeChange::None
+         : M == CodeMatch::Renamed ? CodeChange::Registers
+                                   : CodeChange::Code;
+}
+
+std::vector<ExplainedBlock> explainBlocks(const Disassembler &Dis, const Side &B,
+                                          const Side &C, uint32_t Keep) {
   static const std::vector<Decoded> None;
   std::map<uint32_t, std::pair<const std::vector<Decoded> *, const std::vector<Decoded> *>>
       ById;
@@ -150,8 +169,11 @@ std::vector<ExplainedBlock> explainBlocks(const Side &B, const Side &C, uint32_t
   });
   if (Blocks.size() > Keep)
     Blocks.resize(Keep);
-  for (ExplainedBlock &Block : Blocks)
-    Block.Rows = alignBlock(*ById[Block.ID].first, *ById[Block.ID].second);
+  for (ExplainedBlock &Block : Blocks) {
+    const auto &[BaselineCode, CandidateCode] = ById[Block.ID];
+    Block.Change = compareCode(Dis, *BaselineCode, *CandidateCode);
+    Block.Rows = alignBlock(*BaselineCode, *CandidateCode);
+  }
   return Blocks;
 }
 
@@ -207,7 +229,7 @@ explainChanges(const ReplayComparison &Comparison, const SegmentTraceHeader &Hea
     E.CandidateCycles = D.CandidateCycles;
     E.Baseline = B->Counts;
     E.Candidate = C->Counts;
-    E.Blocks = explainBlocks(*B, *C, Settings.Blocks);
+    E.Blocks = explainBlocks(**Dis, *B, *C, Settings.Blocks);
     Out.push_back(std::move(E));
   }
   return Out;

@@ -37,6 +37,8 @@ check "the candidate's kernel has more spills ($spills)" \
 check "and more reloads ($reloads)" \
   awk -v s="$reloads" 'BEGIN { split(s, a, " "); exit !(a[4] > a[2]) }'
 check "added spills are marked" grep -q ' +spill$' <<<"$hash"
+check "in blocks whose code differs" \
+  bash -c 'awk "/^    block /{ b = \$0 } / [-+](spill|reload)\$/{ print b }" <<<"$0" | grep -qv "(code differs)" && exit 1 || exit 0' "$hash"
 check "added reloads are marked" grep -q ' +reload$' <<<"$hash"
 check "each marked +spill is a candidate's store to a stack slot" \
   bash -c '! grep " +spill$" <<<"$0" | grep -qv "ptr \[r[sb]p[^]]*\], [^ ]* *[0-9.]*  +spill$"' "$hash"
@@ -47,6 +49,8 @@ others=$(sed -n '/^  why/,$p' <<<"$out" | tail -n +2 | awk '/^  [^ ]/ { on = ind
 check "two other functions are explained" [ "$(grep -c '^  [^ ]' <<<"$others")" = 2 ]
 check "the other functions' code is the same: no spill or reload added or removed" \
   bash -c '! grep -qE " [-+](reload|spill)" <<<"$0"' "$others"
+check "their blocks' code is the same" \
+  bash -c '! grep "^    block " <<<"$0" | grep -qv "^    block [0-9]* (same code), "' "$others"
 check "and their spill counts are equal" \
   bash -c '! grep -o "spills [0-9]* → [0-9]*, reloads [0-9]* → [0-9]*" <<<"$0" |
            awk "{ if (\$2 != \$4 || \$6 != \$8) bad = 1 } END { exit !bad }"' "$others"
