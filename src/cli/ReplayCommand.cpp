@@ -1,17 +1,20 @@
 /// \file
 /// mlgo-ra replay: options → ReplayOptions → a ReplayContext that predicts one variant or
 /// compares two (baseline and candidate), printed as text or JSON; --fail-if-slower for
-/// CI.
+/// CI, --markdown for its job summary, --explain for why (ReplayReport.h).
 #include "EngineOption.h"
 #include "Commands.h"
 #include "CpuOption.h"
 #include "ExitCode.h"
 #include "NumberOptions.h"
+#include "ReplayReport.h"
 #include "compile/PolicyVariants.h"
 #include "replay/AutoShard.h"
 #include "replay/Replay.h"
 #include "replay/Sampling.h"
 #include "support/CacheDirectory.h"
+#include "support/InputFile.h"
+#include "support/OutputFile.h"
 #include "support/Printable.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -40,7 +43,14 @@ struct ReplayFlags {
   std::optional<double> FailIfSlower;
   size_t Top = 10;
   bool Json = false;
+  std::string Markdown; ///< where to write the Markdown report; empty: nowhere
 };
+
+/// Writes \p Text to --markdown's file, if one was given.
+llvm::Error writeMarkdown(const ReplayFlags &F, const std::string &Text) {
+  return F.Markdown.empty() ? llvm::Error::success()
+                            : writeFileAtomically(F.Markdown, Text);
+}
 
 /// Which replay ran, and how much MCA simulated for it.
 std::string describeMode(const ReplayResult &R) {
@@ -84,6 +94,8 @@ int replayOne(const ReplayFlags &F, ReplayContext &Context) {
   if (!R)
     return reportError(R.takeError());
   R->Code = F.shown(R->Code);
+  if (llvm::Error E = writeMarkdown(F, resultMarkdown(*R, F.Options.Trace, F.Top)))
+    return reportError(std::move(E));
   if (F.Json) {
     auto Text = serializeJson(R->toJSON(), "stdout");
     if (!Text)
@@ -116,6 +128,9 @@ int compare(const ReplayFlags &F, ReplayContext &Context) {
   C->Candidate.Code = F.shown(C->Candidate.Code);
   double Percent = 100 * C->speedup();
   bool Regressed = F.FailIfSlower && -Percent > *F.FailIfSlower;
+  Verdict V{F.FailIfSlower, Regressed, Regressed ? Failure : Success};
+  if (llvm::Error E = writeMarkdown(F, comparisonMarkdown(*C, V, F.Options.Trace, F.Top)))
+    return reportError(std::move(E));
   if (F.Json) {
     Json Out = C->toJSON();
     if (F.FailIfSlower)
@@ -147,6 +162,10 @@ int compare(const ReplayFlags &F, ReplayContext &Context) {
       llvm::outs() << fmt::format("  {:14}  {:14}  {:+12}  {}\n", Deltas[I].BaselineCycles,
                                   Deltas[I].CandidateCycles, Deltas[I].delta(),
                                   printable(Deltas[I].Function));
+    if (C->Explanations)
+      llvm::outs() << "  why: the functions and blocks that changed most (c/run: cycles a "
+                      "run of the block, over the trace)\n"
+                   << explainText(*C->Explanations, "  ");
   }
   if (Regressed) {
     llvm::errs() << fmt::format("mlgo-ra: the candidate is predicted {:.3f}% slower, more "
@@ -174,6 +193,10 @@ llvm::Error compilePolicyArguments(ReplayFlags &F, llvm::StringRef WorkDir) {
 }
 
 int replay(ReplayFlags &F) {
+  if (!F.Markdown.empty())
+    if (llvm::Error E = checkOutputIsNoInput(
+            F.Markdown, {F.Options.Trace, F.Code, F.Baseline, F.Candidate, F.Corpus}))
+      return reportError(std::move(E));
   llvm::SmallString<128> WorkDir;
   if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("mlgo-ra-replay", WorkDir))
     return reportError(stageError("cannot create a temporary directory: {}", EC.message()));
@@ -285,11 +308,26 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
       ->check(finiteNumber(0));
   Cmd->add_option("--top", Flags->Top, "How many functions to list")->capture_default_str();
   Cmd->add_flag("--json", Flags->Json, "Print the result as JSON on stdout");
+  Cmd->add_option("--markdown", Flags->Markdown,
+                  "Also write the result as Markdown to FILE (the verdict, for a CI job "
+                  "summary or a review comment)");
+  CLI::Option *Explain =
+      Cmd->add_option("--explain", Flags->Options.Explain.Functions,
+                      "Explain the N functions with the largest predicted change: their "
+                      "blocks that changed most, baseline and candidate side by side, with "
+                      "cycles per instruction and the spills and reloads added or removed "
+                      "(replays the whole trace, every instruction simulated)")
+          ->expected(0, 1)
+          ->default_str("3")
+          ->check(CLI::Range(1u, 1000u))
+          ->needs(Candidate);
+  Explain->excludes(Fast);
   Cmd->callback([Cmd, Code] {
     if (!Code->count() && !Cmd->count("--baseline"))
       throw CLI::RequiredError("--code or --baseline with --candidate");
   });
   Sample->excludes(Exact);
+  Sample->excludes(Explain);
   return {Cmd, [Flags, Cmd] {
             if (auto Exit = resolveCpuOption(Flags->Options.CPU, Flags->Options.Triple))
               return *Exit;
@@ -301,6 +339,9 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
             // enough, and fast replay's spans only add their error.
             if (Flags->Options.Engine == EngineKind::Flow && !Flags->Fast &&
                 !Cmd->count("--sample"))
+              Flags->Options.Exact = true;
+            // Cycles per instruction come from whole replays.
+            if (Flags->Options.Explain.Functions)
               Flags->Options.Exact = true;
             // The stack engine lets the pipeline run further ahead: spans must be
             // longer to converge (docs/fast-replay-status.md).

@@ -1,5 +1,6 @@
 /// \file
-/// Setting up LLVM's MC layer for one target and decoding single instructions.
+/// Setting up LLVM's MC layer for one target; decoding and printing single
+/// instructions.
 #include "Disassembler.h"
 #include "support/Error.h"
 
@@ -30,6 +31,22 @@ llvm::Expected<std::unique_ptr<Disassembler>> Disassembler::create(const llvm::T
   D->Dis.reset(T->createMCDisassembler(*D->STI, *D->Ctx));
   if (!D->Dis)
     return stageError("no disassembler for {}", TT.str());
+  // Intel syntax on x86: what compiler engineers read next to [rsp + 8] spill slots.
+  D->IsX86 = TT.isX86();
+  unsigned Dialect = TT.isX86() ? 1 : D->MAI->getAssemblerDialect();
+  D->Printer.reset(T->createMCInstPrinter(TT, Dialect, *D->MAI, *D->MII, *D->MRI));
+  if (D->Printer) {
+    D->Printer->setPrintImmHex(true);
+    D->Printer->setPrintBranchImmAsAddress(true);
+  }
+  if (TT.isX86() && TT.isArch64Bit())
+    for (unsigned Reg = 1; Reg < D->MRI->getNumRegs(); ++Reg) {
+      llvm::StringRef Name = D->MRI->getName(Reg);
+      if (Name == "RSP")
+        D->FrameRegisters[0] = Reg;
+      else if (Name == "RBP")
+        D->FrameRegisters[1] = Reg;
+    }
   return D;
 }
 
@@ -53,6 +70,48 @@ std::optional<DecodedInstruction> Disassembler::decode(llvm::ArrayRef<uint8_t> B
   const llvm::MCInstrDesc &Desc = MII->get(Inst.getOpcode());
   bool Ends = Desc.isCall() || Desc.isBranch() || Desc.isReturn() || Desc.isTerminator();
   return DecodedInstruction{*Size, Ends, Desc.isCall()};
+}
+
+std::string Disassembler::print(const llvm::MCInst &Inst, uint64_t Address,
+                                uint32_t Size) const {
+  if (!Printer)
+    return MII->getName(Inst.getOpcode()).str();
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  // x86's printer adds a branch's displacement to the address it is given, which on
+  // x86 is the next instruction's.
+  Printer->printInst(&Inst, IsX86 ? Address + Size : Address, "", *STI, OS);
+  OS.flush();
+  // The printer indents with a tab and separates the mnemonic with one.
+  llvm::StringRef Trimmed = llvm::StringRef(Text).trim();
+  std::string Out;
+  for (char C : Trimmed)
+    Out += C == '\t' ? ' ' : C;
+  return Out;
+}
+
+StackSlotAccess Disassembler::stackSlotAccess(const llvm::MCInst &Inst) const {
+  StackSlotAccess Access;
+  if (!FrameRegisters[0])
+    return Access;
+  const llvm::MCInstrDesc &Desc = MII->get(Inst.getOpcode());
+  if (!Desc.mayLoad() && !Desc.mayStore())
+    return Access;
+  // x86's memory operand is five: base, scale, index, displacement, segment.
+  for (unsigned I = 0; I < Desc.getNumOperands() && I + 4 < Inst.getNumOperands(); ++I) {
+    if (Desc.operands()[I].OperandType != llvm::MCOI::OPERAND_MEMORY)
+      continue;
+    const llvm::MCOperand &Base = Inst.getOperand(I), &Index = Inst.getOperand(I + 2),
+                          &Segment = Inst.getOperand(I + 4);
+    bool OnFrame = Base.isReg() && (Base.getReg() == FrameRegisters[0] ||
+                                    Base.getReg() == FrameRegisters[1]);
+    if (OnFrame && Index.isReg() && !Index.getReg() && Segment.isReg() && !Segment.getReg()) {
+      Access.Stores = Desc.mayStore();
+      Access.Loads = Desc.mayLoad();
+    }
+    break;
+  }
+  return Access;
 }
 
 } // namespace mlgo

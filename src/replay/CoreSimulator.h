@@ -10,6 +10,7 @@
 #include "Refill.h"
 
 #include "llvm/Support/Error.h"
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -33,6 +34,11 @@ public:
   /// Also adds the cycles of each retired instruction to \p Costs[its code's Event]
   /// (growing it as needed), from now on.
   void recordEventCycles(std::vector<uint32_t> &Costs) { EventCycles = &Costs; }
+  /// Also appends the cycles of each retired instruction to \p Costs, from now on:
+  /// instructions retire in the order they were added, so the caller, who empties it
+  /// as it likes, knows which is which. Those after the last retirement are not in it
+  /// (the rest of cycles()).
+  void recordInstructionCycles(std::vector<uint32_t> &Costs) { InstructionCycles = &Costs; }
 
   uint64_t cycles() const { return Cycles; }
   uint64_t instructions() const { return Retired; }
@@ -49,15 +55,21 @@ protected:
   /// never decreasing). Each instruction gets the cycles since the one before, so
   /// those of one event may be handed over together.
   void retired(uint32_t Function, uint64_t Event, uint64_t Elapsed, uint64_t Count = 1) {
+    assert((Count == 1 || !InstructionCycles) && "instruction cycles are one at a time");
     Retired += Count;
     FunctionInstructions[Function] += Count;
     FunctionCycles[Function] += Elapsed - Attributed;
     if (EventCycles)
       attributeToEvent(Event, Elapsed - Attributed);
+    if (InstructionCycles)
+      InstructionCycles->push_back(uint32_t(Elapsed - Attributed));
     LastFunction = Function;
     LastEvent = Event;
     Attributed = Elapsed;
   }
+  /// Whether retirements must be handed over one instruction at a time
+  /// (recordInstructionCycles).
+  bool recordsInstructionCycles() const { return InstructionCycles; }
   /// The stream ended after \p Total cycles: those after the last retirement go to
   /// the last retired instruction.
   void ended(uint64_t Total);
@@ -71,6 +83,7 @@ private:
   uint32_t LastFunction = 0;
   uint64_t LastEvent = 0;
   std::vector<uint32_t> *EventCycles = nullptr;
+  std::vector<uint32_t> *InstructionCycles = nullptr;
   std::vector<uint64_t> FunctionCycles, FunctionInstructions;
 };
 

@@ -4,6 +4,7 @@
 /// (ExactModel.h).
 #pragma once
 
+#include "InstructionProfile.h"
 #include "Refill.h"
 
 #include "llvm/Support/Error.h"
@@ -26,6 +27,9 @@ struct PredictedCosts {
   /// Of an exact replay that records them (a reference): per thread, the cycles of
   /// each event (by RefilledCode::Event).
   std::map<uint32_t, std::vector<uint32_t>> EventCycles;
+  /// Of an exact replay that records it (ReplayOptions::ProfileInstructions): the
+  /// cycles and executions of each instruction.
+  InstructionProfile Profile;
 };
 
 class CostModel : public RefillSink {

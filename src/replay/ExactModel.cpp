@@ -11,11 +11,19 @@ llvm::Error ExactModel::onCode(uint32_t ThreadId, const RefilledCode &Code) {
       Core = Cores.startCore(NumFunctions);
       if (RecordEvents)
         Core->recordEventCycles(EventCycles[ThreadId]);
+      if (ProfileInstructions)
+        Attributions[ThreadId] =
+            std::make_unique<InstructionAttribution>(*Core, NumFunctions);
     }
     Last = Core.get();
+    LastAttribution = ProfileInstructions ? Attributions[ThreadId].get() : nullptr;
     LastThread = ThreadId;
   }
-  return Last->add(Code);
+  if (llvm::Error E = Last->add(Code))
+    return E;
+  if (LastAttribution)
+    LastAttribution->added(Code);
+  return llvm::Error::success();
 }
 
 llvm::Expected<PredictedCosts> ExactModel::finish() {
@@ -25,6 +33,11 @@ llvm::Expected<PredictedCosts> ExactModel::finish() {
   for (auto &[Thread, Core] : Threads) {
     if (llvm::Error E = Core->finish())
       return E;
+    if (ProfileInstructions) {
+      InstructionAttribution &Attribution = *Attributions[Thread];
+      Attribution.finished();
+      mergeProfile(Costs.Profile, Attribution.profile());
+    }
     Costs.Cycles += Core->cycles();
     Costs.Instructions += Core->instructions();
     ++Costs.Threads;

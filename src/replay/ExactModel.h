@@ -6,6 +6,7 @@
 
 #include "CostModel.h"
 #include "CoreSimulator.h"
+#include "InstructionProfile.h"
 
 #include <map>
 #include <memory>
@@ -14,9 +15,12 @@ namespace mlgo {
 
 class ExactModel : public CostModel {
 public:
-  /// \p RecordEvents: also the cycles of every event (a reference's, for fast replay).
-  ExactModel(Engine &Cores, uint32_t NumFunctions, bool RecordEvents)
-      : Cores(Cores), NumFunctions(NumFunctions), RecordEvents(RecordEvents) {}
+  /// \p RecordEvents: also the cycles of every event (a reference's, for fast replay);
+  /// \p ProfileInstructions: of every instruction (PredictedCosts::Profile).
+  ExactModel(Engine &Cores, uint32_t NumFunctions, bool RecordEvents,
+             bool ProfileInstructions = false)
+      : Cores(Cores), NumFunctions(NumFunctions), RecordEvents(RecordEvents),
+        ProfileInstructions(ProfileInstructions) {}
 
   llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) override;
   llvm::Expected<PredictedCosts> finish() override;
@@ -24,11 +28,13 @@ public:
 private:
   Engine &Cores;
   uint32_t NumFunctions;
-  bool RecordEvents;
+  bool RecordEvents, ProfileInstructions;
   std::map<uint32_t, std::unique_ptr<CoreSimulator>> Threads; ///< by thread id
   std::map<uint32_t, std::vector<uint32_t>> EventCycles;
+  std::map<uint32_t, std::unique_ptr<InstructionAttribution>> Attributions;
   uint32_t LastThread = 0;
   CoreSimulator *Last = nullptr;
+  InstructionAttribution *LastAttribution = nullptr;
 };
 
 } // namespace mlgo

@@ -279,10 +279,16 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   auto Descriptions = describe(Code);
   if (!Descriptions)
     return Descriptions.takeError();
-  for (const FlowInstruction *I : *Descriptions)
-    time(*I);
   // Retirement happens within cycle LastRetire, so LastRetire + 1 cycles have passed.
-  retired(Code.Function, Code.Event, LastRetire + 1, Code.Instructions.size());
+  // An event's instructions retire together unless each one's cycles are asked for.
+  bool OneByOne = recordsInstructionCycles();
+  for (const FlowInstruction *I : *Descriptions) {
+    time(*I);
+    if (OneByOne)
+      retired(Code.Function, Code.Event, LastRetire + 1);
+  }
+  if (!OneByOne)
+    retired(Code.Function, Code.Event, LastRetire + 1, Code.Instructions.size());
   return llvm::Error::success();
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "EngineKind.h"
+#include "Explain.h"
 #include "FunctionMismatch.h"
 #include "ReplayContext.h"
 #include "SpanSettings.h"
@@ -56,6 +57,10 @@ struct ReplayOptions {
   unsigned Jobs = 0;
   /// Where fast replay keeps the exact results of references; empty: not kept.
   std::string CacheDir;
+  /// ReplayContext::compare: explain the functions that changed most (Explain.h). Both
+  /// replays are then exact (whatever Exact says) and attribute cycles to every
+  /// instruction, which costs time that other replays do not pay.
+  ExplainSettings Explain;
 };
 
 struct FunctionCost {
@@ -121,6 +126,8 @@ struct FunctionDelta {
 
 struct ReplayComparison {
   ReplayResult Baseline, Candidate;
+  /// With ReplayOptions::Explain: the functions that changed most, explained.
+  std::optional<std::vector<FunctionExplanation>> Explanations;
   /// baseline cycles / candidate cycles - 1: positive when the candidate is faster.
   double speedup() const {
     return Candidate.Cycles ? double(Baseline.Cycles) / Candidate.Cycles - 1 : 0;

@@ -4,6 +4,7 @@
 /// needs them, under a lock, and kept.
 #include "ReplayContext.h"
 #include "AutoShard.h"
+#include "Explainer.h"
 #include "Replay.h"
 #include "ReplayCache.h"
 #include "Replayer.h"
@@ -255,7 +256,7 @@ llvm::Expected<ReplayComparison> ReplayContext::compare(llvm::StringRef Baseline
     return E;
 
   Progress Bar("replay", 2 * Profile.Instructions, Opts.ShowProgress);
-  if (!Opts.Exact) {
+  if (!Opts.Exact && !Opts.Explain.Functions) {
     // The baseline is replayed exactly (or found in the cache), then the candidate
     // against it.
     auto BaselineRun = replayExactly(Opts, Profile, S->TraceHash, BaselineCode, Bar, true);
@@ -266,9 +267,11 @@ llvm::Expected<ReplayComparison> ReplayContext::compare(llvm::StringRef Baseline
     if (!CandidateRun)
       return CandidateRun.takeError();
     return ReplayComparison{makeResult(Opts, Profile, BaselineCode, *BaselineRun, true),
-                            makeFastResult(Profile, CandidateCode, *CandidateRun)};
+                            makeFastResult(Profile, CandidateCode, *CandidateRun),
+                            std::nullopt};
   }
-  // --exact: the two replays are independent, one per core, and never cached.
+  // --exact (or --explain): the two replays are independent, one per core, and never
+  // cached.
   ReplayOptions Exactly = Opts;
   Exactly.CacheDir.clear();
   std::optional<llvm::Expected<Replayed>> BaselineRun;
@@ -282,8 +285,18 @@ llvm::Expected<ReplayComparison> ReplayContext::compare(llvm::StringRef Baseline
   }
   if (!CandidateRun)
     return CandidateRun.takeError();
-  return ReplayComparison{makeResult(Opts, Profile, BaselineCode, **BaselineRun, true),
-                          makeResult(Opts, Profile, CandidateCode, *CandidateRun, true)};
+  ReplayComparison Out{makeResult(Opts, Profile, BaselineCode, **BaselineRun, true),
+                       makeResult(Opts, Profile, CandidateCode, *CandidateRun, true),
+                       std::nullopt};
+  if (Opts.Explain.Functions) {
+    auto Explained = explainChanges(Out, Profile.Header, *BaselineImage, *CandidateImage,
+                                    CandidateCode.mismatches(), (*BaselineRun)->Costs.Profile,
+                                    CandidateRun->Costs.Profile, Opts.Explain);
+    if (!Explained)
+      return Explained.takeError();
+    Out.Explanations = std::move(*Explained);
+  }
+  return Out;
 }
 
 llvm::Error checkRecordedBinary(llvm::StringRef Trace, llvm::StringRef Binary) {

@@ -124,11 +124,18 @@ Json ReplayComparison::toJSON() const {
                          {"baseline_cycles", D.BaselineCycles},
                          {"candidate_cycles", D.CandidateCycles},
                          {"delta", D.delta()}});
-  return {{"baseline", Baseline.toJSON()},
-          {"candidate", Candidate.toJSON()},
-          {"speedup", speedup()},
-          {"speedup_error", speedupError()},
-          {"functions", Functions}};
+  Json Out = {{"baseline", Baseline.toJSON()},
+              {"candidate", Candidate.toJSON()},
+              {"speedup", speedup()},
+              {"speedup_error", speedupError()},
+              {"functions", Functions}};
+  if (Explanations) {
+    Json Explained = Json::array();
+    for (const FunctionExplanation &E : *Explanations)
+      Explained.push_back(E.toJSON());
+    Out["explain"] = Explained;
+  }
+  return Out;
 }
 
 } // namespace mlgo

@@ -72,8 +72,10 @@ llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfil
 llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TraceProfile &Profile,
                                        llvm::StringRef TraceHash, const VariantCode &Code,
                                        Progress &Bar, bool RecordEvents) {
+  // The cache keeps no instruction profiles: a replay that wants one simulates.
+  bool ProfileInstructions = Opts.Explain.Functions > 0;
   std::string Key;
-  if (!Opts.CacheDir.empty())
+  if (!Opts.CacheDir.empty() && !ProfileInstructions)
     Key = replayCacheKey(Opts, TraceHash, Code);
   if (!Key.empty()) {
     if (std::optional<Replayed> Cached = loadCachedReplay(Opts.CacheDir, Key)) {
@@ -84,7 +86,8 @@ llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TracePro
   auto R = replayWith(
       Opts, Profile, Code, nullptr,
       [&](Engine &Cores, uint32_t NumFunctions) {
-        return std::make_unique<ExactModel>(Cores, NumFunctions, RecordEvents || !Key.empty());
+        return std::make_unique<ExactModel>(Cores, NumFunctions, RecordEvents || !Key.empty(),
+                                            ProfileInstructions);
       },
       Bar);
   if (R && !Key.empty())
