@@ -15,6 +15,9 @@
 #                          the change itself
 #   --fail-if-slower PCT   the predicted slowdown allowed, in percent (default: 0.5)
 #   --explain N            functions the summary explains block by block (default: 3)
+#   --mcpu CPU             the CPU replay models (default: skylake, the same on every
+#                          runner; 'native' models the runner's own, which may change
+#                          from job to job)
 #   --out DIR              summary.md, replay.json, the build (default: ci-out)
 #   --cache DIR            traces and compiled middle ends (default: .mlgo-cache)
 # Environment: MLGO_RA, the mlgo-ra binary (default: build/mlgo-ra of this checkout).
@@ -32,15 +35,16 @@ build_program() { # build_program DIR: builds into DIR, prints the binary's path
 }
 run_arguments=(0.02) # the bundled workload at a fiftieth of its default run
 
-candidate=${1:?usage: gate-policy.sh CANDIDATE [--baseline POLICY] [--baseline-ref REF] [--fail-if-slower PCT] [--explain N] [--out DIR] [--cache DIR]}
+candidate=${1:?usage: gate-policy.sh CANDIDATE [--baseline POLICY] [--baseline-ref REF] [--fail-if-slower PCT] [--explain N] [--mcpu CPU] [--out DIR] [--cache DIR]}
 shift
-baseline=default baseline_ref="" threshold=0.5 explain=3 out=ci-out cache=.mlgo-cache
+baseline=default baseline_ref="" threshold=0.5 explain=3 mcpu=skylake out=ci-out cache=.mlgo-cache
 while (($#)); do
   case $1 in
   --baseline) baseline=$2 ;;
   --baseline-ref) baseline_ref=$2 ;;
   --fail-if-slower) threshold=$2 ;;
   --explain) explain=$2 ;;
+  --mcpu) mcpu=$2 ;;
   --out) out=$2 ;;
   --cache) cache=$2 ;;
   *) echo "gate-policy.sh: unknown option $1" >&2; exit 2 ;;
@@ -98,7 +102,7 @@ fi
 echo "== replay: $candidate against $baseline"
 status=0
 "$mlgo" replay --trace "$trace" --corpus "$out/subset" --baseline "$baseline" \
-  --candidate "$candidate" --fail-if-slower "$threshold" --explain "$explain" \
+  --candidate "$candidate" --fail-if-slower "$threshold" --explain "$explain" --mcpu "$mcpu" \
   --cache-dir "$cache/mlgo-ra" --markdown "$summary" --json >"$out/replay.json" \
   2>"$out/replay.err" || status=$?
 cat "$out/replay.err" >&2

@@ -3,7 +3,7 @@
 # has more spill code (-stress-regalloc=4 on hash.c): the explanation finds the kernel,
 # marks the spills and reloads only the candidate has and nowhere else (the other
 # functions' code is the same); the Markdown report carries the verdict and exit code of
-# --fail-if-slower.
+# --fail-if-slower. Replays model skylake, whatever the host, for the same cycles everywhere.
 source "$(dirname "$0")/lib.sh"
 
 workload_pair 0.02
@@ -13,13 +13,13 @@ explained() {
   awk -v f="  $1: " 'index($0, f) == 1 { on = 1; print; next } /^  [^ ]/ { on = 0 } on' <<<"$out"
 }
 
-run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress"
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --baseline "$base" --candidate "$stress"
 check "a replay without --explain explains nothing" [ "$code" = 0 ]
 check "(no why)" bash -c "! grep -q '^  why' <<<\"\$0\"" "$out"
 text_speedup=$(grep -o 'predicted speedup [-+][0-9.]*%' <<<"$out" | sed 's/predicted speedup //')
 hash_delta=$(grep ' wl_hash_kernel$' <<<"$out" | awk '{ print $3 }')
 
-run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --explain
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --baseline "$base" --candidate "$stress" --explain
 check "--explain succeeds" [ "$code" = 0 ]
 check "the same speedup as without it" grep -q "predicted speedup $text_speedup" <<<"$out"
 check "it explains after the functions" \
@@ -55,7 +55,7 @@ check "and their spill counts are equal" \
   bash -c '! grep -o "spills [0-9]* → [0-9]*, reloads [0-9]* → [0-9]*" <<<"$0" |
            awk "{ if (\$2 != \$4 || \$6 != \$8) bad = 1 } END { exit !bad }"' "$others"
 
-run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --explain 1 \
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --baseline "$base" --candidate "$stress" --explain 1 \
   --json --engine mca
 check "--explain 1 --json succeeds, with MCA too" [ "$code" = 0 ]
 check "whose replays it makes exact" [ "$(grep -c '"mode": "exact"' <<<"$out")" = 2 ]
@@ -66,20 +66,20 @@ check "rows carry instructions with cycles and executions" \
   grep -q '"text": "mov qword ptr \[rsp + 0x[0-9a-f]*\], [a-z0-9]*", *"cycles": [0-9]*, *"executions": [1-9][0-9]*, *"spill": true' \
   <<<"$(tr -d '\n' <<<"$out" | tr -s ' ')"
 
-run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$base" --explain --json
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --baseline "$base" --candidate "$base" --explain --json
 check "the baseline against itself explains nothing" grep -q '"explain": \[\]' <<<"$out"
 
-run "$MLGO_RA" replay --trace "$trace" --code "$base" --explain
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --code "$base" --explain
 check "--explain needs a candidate (2)" [ "$code" = 2 ]
 check "saying so" [ "$err" = "mlgo-ra: error: --explain requires --candidate (see 'mlgo-ra replay --help')" ]
-run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --explain --sample 256/2048
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --baseline "$base" --candidate "$stress" --explain --sample 256/2048
 check "--explain with a trace shard is a usage error (2)" [ "$code" = 2 ]
-run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --explain 0
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --baseline "$base" --candidate "$stress" --explain 0
 check "--explain 0 is a usage error (2)" [ "$code" = 2 ]
 
 # Markdown.
 md=$work/report/summary.md
-run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" \
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --baseline "$base" --candidate "$stress" \
   --fail-if-slower 0.5 --markdown "$md" --explain 1
 check "a regression exits 1 with --markdown too" [ "$code" = 1 ]
 check "the report is written (its directory made)" [ -f "$md" ]
@@ -96,28 +96,28 @@ check "the function that changed most first" \
 check "and the explanation in a code block" grep -q '^#### `wl_hash_kernel`: [-+][0-9]* cycles' <<<"$report"
 check "with the marks" grep -q ' +spill$' <<<"$report"
 
-run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" \
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --baseline "$base" --candidate "$stress" \
   --fail-if-slower 50 --markdown "$md" --json
 check "within the margin it exits 0" [ "$code" = 0 ]
 check "stdout stays JSON" [ "${out:0:1}" = "{" ]
 check "the verdict passes, exit code 0" \
   grep -qxF "**Verdict: pass.** The candidate is predicted ${text_speedup#-} slower, within the 50% that \`--fail-if-slower 50\` allows (exit code 0)." "$md"
-run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --markdown "$md"
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --baseline "$base" --candidate "$stress" --markdown "$md"
 check "without --fail-if-slower there is no check" \
   grep -qxF "**Verdict: no check** (no \`--fail-if-slower\`): the candidate is predicted ${text_speedup#-} slower (exit code 0)." "$md"
 
-run "$MLGO_RA" replay --trace "$trace" --code "$stress" --markdown "$md" --top 2
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --code "$stress" --markdown "$md" --top 2
 cycles=$(grep -o 'predicted  [0-9]* cycles' <<<"$out" | awk '{ print $2 }')
 check "one variant's report has its predicted cycles" \
   [ "$(head -1 "$md")" = "## mlgo-ra replay: $cycles predicted cycles" ]
 check "and its top functions" [ "$(grep -c '^| `' "$md")" = 2 ]
 
 cp "$trace" "$work/copy.bbtrace"
-run "$MLGO_RA" replay --trace "$trace" --code "$base" --markdown "$trace"
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --code "$base" --markdown "$trace"
 check "--markdown naming an input is bad input (2)" [ "$code" = 2 ]
 check "saying so" [ "$err" = "mlgo-ra: error: $trace: the output is also the input $trace: refusing to overwrite it" ]
 check "the trace is untouched" cmp -s "$trace" "$work/copy.bbtrace"
 head -c 200 "$trace" >"$work/cut.bbtrace"
-run "$MLGO_RA" replay --trace "$work/cut.bbtrace" --code "$base" --markdown "$work/none.md"
+run "$MLGO_RA" replay --mcpu skylake --trace "$work/cut.bbtrace" --code "$base" --markdown "$work/none.md"
 check "a failed replay writes no report" [ "$code" = 2 -a ! -e "$work/none.md" ]
 finish
