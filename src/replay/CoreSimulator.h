@@ -30,9 +30,13 @@ public:
   /// Ends the stream: every instruction has retired.
   virtual llvm::Error finish() = 0;
 
-  /// Also adds the cycles of each retired instruction to \p Costs[its code's Event]
-  /// (growing it as needed), from now on.
-  void recordEventCycles(std::vector<uint32_t> &Costs) { EventCycles = &Costs; }
+  /// Also adds the cycles of each retired instruction to \p Costs[its code's Event -
+  /// \p FirstEvent] (growing it as needed), from now on; no event before FirstEvent
+  /// may follow.
+  void recordEventCycles(std::vector<uint32_t> &Costs, uint64_t FirstEvent = 0) {
+    EventCycles = &Costs;
+    FirstRecorded = FirstEvent;
+  }
 
   uint64_t cycles() const { return Cycles; }
   uint64_t instructions() const { return Retired; }
@@ -69,6 +73,7 @@ private:
   uint32_t LastFunction = 0;
   uint64_t LastEvent = 0;
   std::vector<uint32_t> *EventCycles = nullptr;
+  uint64_t FirstRecorded = 0;
   std::vector<uint64_t> FunctionCycles, FunctionInstructions;
 };
 
