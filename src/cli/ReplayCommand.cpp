@@ -54,6 +54,10 @@ llvm::Error writeMarkdown(const ReplayFlags &F, const std::string &Text) {
 
 /// Which replay ran, and how much MCA simulated for it.
 std::string describeMode(const ReplayResult &R) {
+  if (R.Exact && R.Chunks > 1)
+    return fmt::format("exact (every instruction simulated, {} engine; in {} chunks, each "
+                       "warmed up on {} instructions per thread)",
+                       engineName(R.Engine), R.Chunks, R.ChunkWarmUp);
   if (R.Exact)
     return fmt::format("exact (every instruction simulated, {} engine)", engineName(R.Engine));
   std::string Shard;
@@ -298,9 +302,19 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
       "its standard error is at most 0.0125 points of speedup, else the whole trace. "
       "'none': the whole trace")
       ->capture_default_str();
+  Cmd->add_option("--chunk", Flags->Options.Chunks.Instructions,
+                  "Exact replay: a trace of at least twice N instructions is cut into chunks "
+                  "of about N, simulated on -j threads, each chunk warmed up on the "
+                  "instructions before it (the cycles do not depend on -j); 0: the whole "
+                  "trace on one core per traced thread")
+      ->capture_default_str();
+  Cmd->add_option("--chunk-warm-up", Flags->Options.Chunks.WarmUp,
+                  "Exact replay in chunks: instructions of each traced thread before a "
+                  "chunk simulated first, uncounted")
+      ->capture_default_str();
   Cmd->add_option("-j,--jobs", Flags->Options.Jobs,
-                  "Threads simulating the spans where code differs, and compiles run at "
-                  "once for --corpus (default: one per core)");
+                  "Threads simulating the chunks of an exact replay or the spans where code "
+                  "differs, and compiles run at once for --corpus (default: one per core)");
   Cmd->add_option("--fail-if-slower", Flags->FailIfSlower,
                   "Exit 1 if the candidate is predicted slower than the baseline by more "
                   "than PCT percent")

@@ -33,6 +33,7 @@ void CoreSimulator::ended(uint64_t Total) {
 }
 
 void CoreSimulator::attributeToEvent(uint64_t Event, uint64_t Cycles) {
+  Event -= FirstRecorded;
   if (EventCycles->size() <= Event)
     EventCycles->resize(std::max<size_t>(Event + 1, EventCycles->size() * 2));
   (*EventCycles)[Event] += Cycles;

@@ -31,9 +31,13 @@ public:
   /// Ends the stream: every instruction has retired.
   virtual llvm::Error finish() = 0;
 
-  /// Also adds the cycles of each retired instruction to \p Costs[its code's Event]
-  /// (growing it as needed), from now on.
-  void recordEventCycles(std::vector<uint32_t> &Costs) { EventCycles = &Costs; }
+  /// Also adds the cycles of each retired instruction to \p Costs[its code's Event -
+  /// \p FirstEvent] (growing it as needed), from now on; no event before FirstEvent
+  /// may follow.
+  void recordEventCycles(std::vector<uint32_t> &Costs, uint64_t FirstEvent = 0) {
+    EventCycles = &Costs;
+    FirstRecorded = FirstEvent;
+  }
   /// Also appends the cycles of each retired instruction to \p Costs, from now on:
   /// instructions retire in the order they were added, so the caller, who empties it
   /// as it likes, knows which is which. Those after the last retirement are not in it
@@ -84,6 +88,7 @@ private:
   uint64_t LastEvent = 0;
   std::vector<uint32_t> *EventCycles = nullptr;
   std::vector<uint32_t> *InstructionCycles = nullptr;
+  uint64_t FirstRecorded = 0;
   std::vector<uint64_t> FunctionCycles, FunctionInstructions;
 };
 

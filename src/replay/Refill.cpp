@@ -122,6 +122,7 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
   llvm::Error Err = forEachEvent(Trace, [&](uint32_t ThreadId,
                                             const SegmentEvent &E) -> llvm::Error {
     uint64_t Ordinal = Ordinals[ThreadId]++;
+    uint64_t Position = Counts.TraceInstructions;
     Counts.TraceInstructions += E.Count;
     if (OnProgress && Counts.TraceInstructions >= NextProgress) {
       OnProgress(Counts.TraceInstructions);
@@ -142,7 +143,7 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
     Counts.Refilled += Found->Count;
     Counts.UnmappedReplayed += IsCode ? Found->Count + Found->Folded : 0;
     Counts.FoldedIterations += Found->Folded;
-    RefilledCode Refilled{Found->Function, Ordinal, {}, {}, {}, {}};
+    RefilledCode Refilled{Found->Function, Ordinal, {}, {}, {}, {}, Position};
     std::tie(Refilled.Instructions, Refilled.Addresses) = slice(*Found);
     if (ReferenceDecoder) {
       auto InReference = Decode(*ReferenceDecoder);

@@ -28,6 +28,9 @@ struct RefilledCode {
   /// With a reference (see refillTrace), what the reference runs in the same place.
   llvm::ArrayRef<llvm::MCInst> ReferenceInstructions;
   llvm::ArrayRef<uint64_t> ReferenceAddresses;
+  /// Instructions of the trace (all threads, all kinds of events) before the event:
+  /// where it is in the trace, the same in every variant.
+  uint64_t Position = 0;
 };
 
 class RefillSink {

@@ -6,6 +6,7 @@
 /// context; the shard vocabulary is in SpanSettings.h, AutoShard.h and Sampling.h.
 #pragma once
 
+#include "ChunkSettings.h"
 #include "EngineKind.h"
 #include "Explain.h"
 #include "FunctionMismatch.h"
@@ -53,7 +54,9 @@ struct ReplayOptions {
   /// With AutoShard: keep its shard on a long trace whatever its error, the same
   /// windows for every variant (train: every reward on the same footing).
   bool KeepAutoShard = false;
-  /// Threads that simulate spans (fast replay); 0: one per core.
+  /// Exact replay of a long trace: the chunks it is cut into.
+  ChunkSettings Chunks;
+  /// Threads that simulate spans (fast replay) or chunks (exact); 0: one per core.
   unsigned Jobs = 0;
   /// Where fast replay keeps the exact results of references; empty: not kept.
   std::string CacheDir;
@@ -85,6 +88,9 @@ struct ReplayResult {
   uint64_t PartialSegments = 0;
   uint32_t Threads = 0;
   bool Exact = true;
+  /// Of an exact replay: the chunks the trace was cut into (1: replayed whole), and
+  /// the warm-up of each chunk's cores (ChunkSettings).
+  uint64_t Chunks = 1, ChunkWarmUp = 0;
   /// Fast replay's sampling as --sample spells it (LENGTH/EVERY); empty: none.
   std::string Sampling;
   /// Instructions MCA simulated (warm-ups included).

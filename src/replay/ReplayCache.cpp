@@ -10,6 +10,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SHA256.h"
+#include <fmt/format.h>
 
 namespace mlgo {
 
@@ -76,7 +77,7 @@ llvm::Expected<std::string> hashTrace(llvm::StringRef Path) {
 }
 
 std::string replayCacheKey(const ReplayOptions &Opts, llvm::StringRef TraceHash,
-                           const VariantCode &Code) {
+                           uint64_t TraceInstructions, const VariantCode &Code) {
   // Code that falls back to another image for some functions has no identity of its
   // own: not cached.
   if (TraceHash.empty() || !Code.mismatches().empty())
@@ -94,6 +95,11 @@ std::string replayCacheKey(const ReplayOptions &Opts, llvm::StringRef TraceHash,
     Hash.update(std::to_string(Part.size()));
     Hash.update(Part);
   }
+  // A trace replayed in chunks: how it was cut. Added only then, so that the keys of
+  // whole replays stay what they were.
+  uint64_t Chunks = Opts.Chunks.count(TraceInstructions);
+  if (Chunks > 1)
+    Hash.update(fmt::format("chunks {} warm-up {}", Chunks, Opts.Chunks.WarmUp));
   return llvm::toHex(Hash.final(), /*LowerCase=*/true);
 }
 

@@ -19,11 +19,12 @@ class VariantCode;
 /// The hash of the trace file's bytes at \p Path, which keys its replays.
 llvm::Expected<std::string> hashTrace(llvm::StringRef Path);
 
-/// The key of replaying \p Code on the trace of \p TraceHash as \p Opts says: a hash of
-/// that, the code's identity, the CPU, the triple and the unmapped policy; empty (not
-/// cached) without a trace hash or for code that has no identity of its own.
+/// The key of replaying \p Code on the trace of \p TraceHash (and \p TraceInstructions)
+/// as \p Opts says: a hash of that, the code's identity, the CPU, the triple, the
+/// unmapped policy, the engine and the chunks; empty (not cached) without a trace hash or
+/// for code that has no identity of its own.
 std::string replayCacheKey(const ReplayOptions &Opts, llvm::StringRef TraceHash,
-                           const VariantCode &Code);
+                           uint64_t TraceInstructions, const VariantCode &Code);
 
 /// The result kept under \p Key in \p Dir; none if there is none, or one of another
 /// format version or that cannot be read (it is then replaced).

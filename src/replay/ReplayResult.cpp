@@ -35,6 +35,10 @@ ReplayResult makeResult(const ReplayOptions &Opts, const TraceProfile &Profile,
   R.Instructions = Run.Costs.Instructions;
   R.Threads = Run.Costs.Threads;
   R.Exact = Exact;
+  if (Exact) {
+    R.Chunks = Opts.Chunks.count(Profile.Instructions);
+    R.ChunkWarmUp = R.Chunks > 1 ? Opts.Chunks.WarmUp : 0;
+  }
   if (!Exact && Opts.Spans.samples())
     R.Sampling = samplingName(Opts.Spans);
   R.Simulated = Run.Costs.Simulated;
@@ -105,6 +109,10 @@ Json ReplayResult::toJSON() const {
           {"partial_segments", PartialSegments},
           {"threads", Threads},
           {"mode", Exact ? "exact" : "fast"},
+          {"chunks", Chunks > 1 ? Json{{"count", Chunks},
+                                       {"instructions", TraceInstructions / Chunks},
+                                       {"warm_up", ChunkWarmUp}}
+                                : Json(nullptr)},
           {"sampling", Sampling.empty() ? Json(nullptr) : Json(Sampling)},
           {"sampling_error_cycles", Sampling.empty() ? Json(nullptr) : Json(SamplingError)},
           {"auto_shard",

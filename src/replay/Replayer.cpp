@@ -1,6 +1,7 @@
 /// \file
 /// One variant's replay: refill, a cost model, and the result with its functions.
 #include "Replayer.h"
+#include "ChunkedReplay.h"
 #include "ExactModel.h"
 #include "McaSimulator.h"
 #include "ReplayCache.h"
@@ -33,6 +34,11 @@ std::string replayTriple(const ReplayOptions &Opts, const VariantCode &Code) {
 }
 
 namespace {
+
+/// The threads that simulate at once: ReplayOptions::Jobs.
+unsigned jobs(const ReplayOptions &Opts) {
+  return Opts.Jobs ? Opts.Jobs : std::max(1u, std::thread::hardware_concurrency());
+}
 
 using ModelMaker =
     std::function<std::unique_ptr<CostModel>(Engine &, uint32_t NumFunctions)>;
@@ -67,6 +73,19 @@ llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfil
   return Replayed{*Counts, std::move(*Costs)};
 }
 
+/// Exact replay of a trace long enough to be cut into chunks (ChunkSettings.h).
+llvm::Expected<Replayed> replayChunked(const ReplayOptions &Opts, const TraceProfile &Profile,
+                                       const VariantCode &Code, bool RecordEvents,
+                                       Progress &Bar) {
+  auto Cores = Engine::create(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine);
+  if (!Cores)
+    return Cores.takeError();
+  UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);
+  return replayInChunks(**Cores, Profile, Code, Unmapped.OfModule,
+                        Profile.Header.Functions.size() + Unmapped.Names.size(), Opts.Chunks,
+                        jobs(Opts), RecordEvents, Bar);
+}
+
 } // namespace
 
 llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TraceProfile &Profile,
@@ -76,20 +95,24 @@ llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TracePro
   bool ProfileInstructions = Opts.Explain.Functions > 0;
   std::string Key;
   if (!Opts.CacheDir.empty() && !ProfileInstructions)
-    Key = replayCacheKey(Opts, TraceHash, Code);
+    Key = replayCacheKey(Opts, TraceHash, Profile.Instructions, Code);
   if (!Key.empty()) {
     if (std::optional<Replayed> Cached = loadCachedReplay(Opts.CacheDir, Key)) {
       Bar.advance(Profile.Instructions);
       return *Cached;
     }
   }
-  auto R = replayWith(
-      Opts, Profile, Code, nullptr,
-      [&](Engine &Cores, uint32_t NumFunctions) {
-        return std::make_unique<ExactModel>(Cores, NumFunctions, RecordEvents || !Key.empty(),
-                                            ProfileInstructions);
-      },
-      Bar);
+  // Instruction profiles (--explain) come from one core per thread, never in chunks.
+  auto R = Opts.Chunks.count(Profile.Instructions) > 1 && !ProfileInstructions
+               ? replayChunked(Opts, Profile, Code, RecordEvents || !Key.empty(), Bar)
+               : replayWith(
+                     Opts, Profile, Code, nullptr,
+                     [&](Engine &Cores, uint32_t NumFunctions) {
+                       return std::make_unique<ExactModel>(Cores, NumFunctions,
+                                                           RecordEvents || !Key.empty(),
+                                                           ProfileInstructions);
+                     },
+                     Bar);
   if (R && !Key.empty())
     if (llvm::Error E = storeCachedReplay(Opts.CacheDir, Key, *R))
       return E;
@@ -99,7 +122,7 @@ llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TracePro
 llvm::Expected<Replayed> replayAgainst(const ReplayOptions &Opts, const TraceProfile &Profile,
                                        const VariantCode &Code, const VariantCode &Reference,
                                        const PredictedCosts &ReferenceCosts, Progress &Bar) {
-  unsigned Jobs = Opts.Jobs ? Opts.Jobs : std::max(1u, std::thread::hardware_concurrency());
+  unsigned Jobs = jobs(Opts);
   return replayWith(
       Opts, Profile, Code, &Reference,
       [&](Engine &Cores, uint32_t NumFunctions) {

@@ -1,0 +1,35 @@
+/// \file
+/// Exact replay in chunks: a long trace cut into chunks of instructions that are
+/// simulated on several threads, each chunk's cores warmed up on the instructions before
+/// it. Where the cuts fall depends on the trace alone, never on the number of threads,
+/// so the cycles are the same with any -j.
+#pragma once
+
+#include <cstdint>
+
+namespace mlgo {
+
+struct ChunkSettings {
+  /// Instructions of the trace (all threads) per chunk, at least: a trace of N of them
+  /// is cut into N / Instructions chunks of equal length; one of fewer than twice this
+  /// is replayed whole, as with 0 (never cut).
+  uint64_t Instructions = 8 << 20;
+  /// Per traced thread, the refilled instructions before a chunk that its core
+  /// simulates first, uncounted: they fill the pipeline as the whole replay had it.
+  uint64_t WarmUp = 1 << 16;
+
+  /// The chunks of a trace of \p TraceInstructions: 1 means the whole trace at once.
+  uint64_t count(uint64_t TraceInstructions) const {
+    if (Instructions == 0 || TraceInstructions / Instructions < 2)
+      return 1;
+    return TraceInstructions / Instructions;
+  }
+  /// Where chunk \p C of \p Count starts, in instructions of a trace of
+  /// \p TraceInstructions (C = Count: its end).
+  static uint64_t start(uint64_t C, uint64_t Count, uint64_t TraceInstructions) {
+    return static_cast<uint64_t>(static_cast<unsigned __int128>(TraceInstructions) * C /
+                                 Count);
+  }
+};
+
+} // namespace mlgo
