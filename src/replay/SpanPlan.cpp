@@ -87,8 +87,7 @@ llvm::Error SpanPlanner::onCode(uint32_t ThreadId, const RefilledCode &Code) {
   bool Differs = !follow(T, Pair.first, Pair.second);
   uint32_t Instructions = Code.Instructions.size();
   T.Settled = Differs ? 0 : T.Settled + Instructions;
-  bool Sampled = !Settings.samples() ||
-                 Code.Event % Settings.SampleEvery < Settings.SampleLength;
+  bool Sampled = Settings.inWindow(Code.Event);
   if (T.Open && !T.Cooling && !Sampled) {
     // The window ends: the variant runs on for a settling, uncounted.
     T.Cooling = true;

@@ -22,16 +22,37 @@ struct SpanSettings {
   /// pipeline then runs further ahead, and 512 erred 0.225 points on a variant of json,
   /// 4096 0.000.
   static constexpr uint32_t StackEngineSpan = 4096;
-  /// Sampling (a trace shard): when SampleEvery is not 0, differences
-  /// count only in the events whose ordinal modulo SampleEvery is below SampleLength,
-  /// weighted SampleEvery / SampleLength. Ordinals name the same events in every
-  /// variant, so all variants are compared on the same windows.
+  /// Sampling (a trace shard): when SampleEvery is not 0, differences count only in
+  /// windows of SampleLength events, one in each period of SampleEvery events, weighted
+  /// SampleEvery / SampleLength. Ordinals name the same events in every variant, so all
+  /// variants are compared on the same windows.
   uint64_t SampleEvery = 0;
   uint64_t SampleLength = 0;
 
   bool samples() const { return SampleEvery != 0; }
   /// The weight of a counted difference.
   double sampleWeight() const { return samples() ? double(SampleEvery) / SampleLength : 1; }
+  /// Whether the event of ordinal \p Event is in its period's window. Each window
+  /// starts at its own place in its period, a hash of the period's number: windows at
+  /// one place in every period alias with a program's loops, whose periods are often
+  /// powers of two as SampleEvery is (the workload's hash kernel estimated at +0.2%
+  /// where the whole trace says -5.4%, and -16% a third of a period later).
+  bool inWindow(uint64_t Event) const {
+    if (!samples())
+      return true;
+    uint64_t Period = Event / SampleEvery, At = Event % SampleEvery;
+    uint64_t Start = windowHash(Period) % (SampleEvery - SampleLength + 1);
+    return At >= Start && At < Start + SampleLength;
+  }
+
+private:
+  /// splitmix64's finalizer: a fixed, well-mixed value per period.
+  static uint64_t windowHash(uint64_t X) {
+    X += 0x9E3779B97F4A7C15ull;
+    X = (X ^ (X >> 30)) * 0xBF58476D1CE4E5B9ull;
+    X = (X ^ (X >> 27)) * 0x94D049BB133111EBull;
+    return X ^ (X >> 31);
+  }
 };
 
 } // namespace mlgo

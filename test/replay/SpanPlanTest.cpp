@@ -5,6 +5,8 @@
 #include "SpanPlan.h"
 #include "TestSupport.h"
 
+#include <set>
+
 #include "llvm/MC/MCInstBuilder.h"
 #include <functional>
 
@@ -101,31 +103,60 @@ TEST_CASE("spans cover differing code with its warm-up and settling", "[replay]"
 
 TEST_CASE("sampled spans count only in their windows", "[replay]") {
   Planning P;
-  // Windows of 10 events every 20: events 0-9, 20-29, ...
+  // Windows of 10 events in every period of 20 events, each at its own place.
   SpanSettings Settings{/*WarmUp=*/16, /*Settle=*/16, /*SampleEvery=*/20,
                         /*SampleLength=*/10};
   CHECK(Settings.sampleWeight() == 2);
+  auto windowStart = [&](uint64_t Period) {
+    uint64_t Start = Period * 20;
+    while (!Settings.inWindow(Start))
+      ++Start;
+    return Start;
+  };
+  // Events of 4 instructions: a warm-up and a settling are 4 events each.
+  const uint64_t W0 = windowStart(0), W1 = windowStart(1);
+  REQUIRE(W0 + 10 + 5 <= W1);
   Events E;
+  auto from = [](uint64_t First, uint64_t Last) {
+    std::vector<uint64_t> Ordinals;
+    for (uint64_t O = First; O <= Last; ++O)
+      Ordinals.push_back(O);
+    return Ordinals;
+  };
 
+  SECTION("each period has one window of its length, not in the same place in all") {
+    std::set<uint64_t> Starts;
+    for (uint64_t Period = 0; Period < 64; ++Period) {
+      unsigned In = 0;
+      for (uint64_t Event = Period * 20; Event < Period * 20 + 20; ++Event)
+        In += Settings.inWindow(Event);
+      CHECK(In == 10);
+      Starts.insert(windowStart(Period) - Period * 20);
+    }
+    CHECK(Starts.size() > 1);
+  }
   SECTION("a difference outside the windows is not simulated") {
     SpanPlanner Planner = P.planner(Settings);
-    CHECK(E.plan(Planner, 100, [](uint64_t N) { return N == 15; }).empty());
+    uint64_t Outside = W0 + 10;
+    CHECK(E.plan(Planner, 100, [&](uint64_t N) { return N == Outside; }).empty());
   }
   SECTION("a span counts until its window ends, then runs on a settling uncounted") {
     SpanPlanner Planner = P.planner(Settings);
-    std::vector<Span> Spans = E.plan(Planner, 100, [](uint64_t N) { return N == 8; });
+    uint64_t Late = W0 + 8;
+    std::vector<Span> Spans = E.plan(Planner, 100, [&](uint64_t N) { return N == Late; });
     REQUIRE(Spans.size() == 1);
-    CHECK(Spans[0].Ordinals == std::vector<uint64_t>{4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
+    CHECK(Spans[0].Ordinals == from(Late - 4, W0 + 10 + 3));
     CHECK(Spans[0].WarmUp == 4);
-    CHECK(Spans[0].Counted == 6); // events 8 and 9
+    CHECK(Spans[0].Counted == 6); // the window's last two events
     CHECK(Spans[0].Instructions == 40);
   }
   SECTION("a settled span counts to its end") {
     SpanPlanner Planner = P.planner(Settings);
-    std::vector<Span> Spans = E.plan(Planner, 100, [](uint64_t N) { return N == 2; });
+    uint64_t Early = W0 + 2;
+    std::vector<Span> Spans = E.plan(Planner, 100, [&](uint64_t N) { return N == Early; });
     REQUIRE(Spans.size() == 1);
-    CHECK(Spans[0].Ordinals == std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6});
-    CHECK(Spans[0].Counted == 7);
+    CHECK(Spans[0].Ordinals == from(Early >= 4 ? Early - 4 : 0, Early + 4));
+    CHECK(Spans[0].Counted == Spans[0].Ordinals.size());
   }
   SECTION("the windows the trace reached, per thread") {
     SpanPlanner Planner = P.planner(Settings);
@@ -134,10 +165,10 @@ TEST_CASE("sampled spans count only in their windows", "[replay]") {
   }
   SECTION("a window that starts before a difference settled starts a span") {
     SpanPlanner Planner = P.planner(Settings);
-    std::vector<Span> Spans = E.plan(Planner, 100, [](uint64_t N) { return N == 19; });
+    std::vector<Span> Spans = E.plan(Planner, 100, [&](uint64_t N) { return N == W1 - 1; });
     REQUIRE(Spans.size() == 1);
     CHECK(Spans[0].WarmUp == 4);
-    CHECK(Spans[0].Ordinals == std::vector<uint64_t>{16, 17, 18, 19, 20, 21, 22, 23});
+    CHECK(Spans[0].Ordinals == from(W1 - 4, W1 + 3));
   }
   SECTION("parsed from --sample") {
     SpanSettings Parsed;
