@@ -54,9 +54,10 @@ llvm::Error parseHeldOut(TrainFlags &F) {
 /// The validation record's lines: per trace, the best and start policies' speedups.
 void printValidation(const Json &Record) {
   const Json &V = Record["validation"];
-  llvm::outs() << fmt::format("train: validation of {} after {} steps (exact replay of whole "
+  llvm::outs() << fmt::format("train: validation of {} after {} steps ({} replay of whole "
                               "traces), predicted speedup over default:\n",
-                              V["policy"].get<std::string>(), V["steps"].get<uint64_t>());
+                              V["policy"].get<std::string>(), V["steps"].get<uint64_t>(),
+                              V["mode"].get<std::string>());
   for (const Json &T : V["traces"])
     llvm::outs() << fmt::format(
         "  {} ({}): best {}, start ({}) {}; {} functions changed\n",
@@ -168,9 +169,9 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
       "moves along the estimated gradient of the predicted speedup over the default "
       "variant (Adam). DIR receives policy.json (current), best.json, checkpoint.json and "
       "log.jsonl; --resume continues a run. At the end, the best policy is validated: "
-      "replayed exactly on the whole trace (not the training shard) and on the "
-      "--validate-trace traces, against default and the start policy (a 'validation' "
-      "record in log.jsonl, and the summary).");
+      "replayed on the whole trace (not the training shard; exactly, or with --engine mca "
+      "by fast replay) and on the --validate-trace traces, against default and the start "
+      "policy (a 'validation' record in log.jsonl, and the summary).");
   // The last of a repeated option wins, as in compilers: scripts append overrides.
   Cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   Cmd->add_option("--corpus", O.Corpus, "The subset corpus (from subset)");
@@ -232,8 +233,8 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_flag("--validate", Flags->Validate,
                 "Validate the best policy of the run in the output directory without "
                 "training (give the run's --corpus, --trace, --baseline, --init, --mcpu "
-                "and --engine): replay it exactly on the whole trace and the "
-                "--validate-trace traces, append the record to DIR/log.jsonl, and exit");
+                "and --engine): replay it on the whole trace and the --validate-trace "
+                "traces, append the record to DIR/log.jsonl, and exit");
   Cmd->add_option("--report", Flags->Report,
                   "Write DIR/reward.svg from DIR/log.jsonl (the reward curve and the "
                   "validation points) and, once validated, DIR/report.md (the validation "

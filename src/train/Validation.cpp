@@ -10,16 +10,21 @@ namespace mlgo {
 
 namespace {
 
-/// An exact replay of the whole of \p Trace, recorded on \p Binary, with the rewards'
-/// CPU, engine and mismatch policy.
+/// Whether validation replays exactly: with the flow engine; MCA simulates too slowly
+/// for whole traces (minutes per million instructions), so there fast replay covers
+/// the whole trace, simulating where the code differs from the traced binary's.
+bool validatesExactly(const TrainOptions &Opts) { return Opts.Engine != EngineKind::Mca; }
+
+/// A replay of the whole of \p Trace, recorded on \p Binary, with the rewards' CPU,
+/// engine and mismatch policy.
 ReplayOptions wholeTraceOptions(const TrainOptions &Opts, const std::string &Trace,
                                 const std::string &Binary) {
   ReplayOptions Replaying = trainReplayOptions(Opts);
   Replaying.Trace = Trace;
   Replaying.RecordedBinary = Binary;
-  Replaying.Exact = true;
+  Replaying.Exact = validatesExactly(Opts);
   Replaying.AutoShard = false;
-  Replaying.Spans = SpanSettings();
+  Replaying.Spans.SampleEvery = Replaying.Spans.SampleLength = 0;
   // A handful of replays: a long trace may use every core the run was given.
   Replaying.Jobs = Opts.Jobs;
   return Replaying;
@@ -90,8 +95,9 @@ llvm::Expected<Json> validateBest(Evaluator &Eval, const Policy &Start,
     On.push_back(Owned.back().get());
     return llvm::Error::success();
   };
-  if (Training && Training->options().Exact && !Training->options().Spans.samples())
-    On.push_back(Training); // the rewards already replay the whole trace exactly
+  if (Training && Training->options().Exact == validatesExactly(Opts) &&
+      !Training->options().AutoShard && !Training->options().Spans.samples())
+    On.push_back(Training); // the rewards already replay the whole trace so
   else if (llvm::Error E = Add(Opts.Trace, Opts.Baseline))
     return E;
   for (const HeldOutTrace &H : Opts.HeldOut)
@@ -121,6 +127,7 @@ llvm::Expected<Json> validateBest(Evaluator &Eval, const Policy &Start,
       {"steps", Steps},
       {"cpu", Opts.CPU},
       {"engine", engineName(Opts.Engine)},
+      {"mode", validatesExactly(Opts) ? "exact" : "fast"},
       {"traces", std::move(Traces)},
       {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - Began)
                       .count()}};

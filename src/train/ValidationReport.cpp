@@ -46,14 +46,14 @@ std::string validationMarkdown(const Json &Validation, llvm::StringRef Directory
   std::string Start = cell(text(Validation, "start"));
   std::string Out = fmt::format(
       "# Training run {}\n\n"
-      "The best policy, `{}`, after {} steps, replayed exactly on whole traces ({} "
+      "The best policy, `{}`, after {} steps, replayed on whole traces ({}, {} "
       "engine, cpu {}): its predicted speedup over `default`, and that of the start "
       "policy ({}). The training rewards may come from a shard of the training trace; "
       "held-out traces are the program run on other inputs.\n\n"
       "| trace | | best over default | start over default | functions changed |\n"
       "|---|---|---:|---:|---:|\n",
       cell(Directory), printable(text(Validation, "policy")), integer(Validation, "steps"),
-      cell(text(Validation, "engine")), cell(text(Validation, "cpu")), Start);
+      cell(text(Validation, "mode")), cell(text(Validation, "engine")), cell(text(Validation, "cpu")), Start);
   const Json *Whole = nullptr;
   if (Validation.contains("traces") && Validation["traces"].is_array())
     for (const Json &Trace : Validation["traces"]) {
