@@ -25,7 +25,9 @@ rewards() { # the reward fields of each step of a log, timings left out
 
 run train "$work/a"
 check "a run of 3 steps succeeds" [ "$code" = 0 ]
-check "it logs one record per step" [ "$(wc -l <"$work/a/log.jsonl")" = 3 ]
+check "it logs one record per step, then its validation" \
+  [ "$(grep -c '^{"step"' "$work/a/log.jsonl")" = 3 -a \
+    "$(tail -1 "$work/a/log.jsonl" | grep -c '^{"validation"')" = 1 ]
 check "with the unperturbed policy's predicted speedup" \
   grep -q '"step":2,"unperturbed_speedup":-\?[0-9]' "$work/a/log.jsonl"
 check "on the whole trace, too short for a shard" grep -q '"sample": *"none"' "$work/a/checkpoint.json"
