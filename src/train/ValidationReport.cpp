@@ -53,7 +53,8 @@ std::string validationMarkdown(const Json &Validation, llvm::StringRef Directory
       "| trace | | best over default | start over default | functions changed |\n"
       "|---|---|---:|---:|---:|\n",
       cell(Directory), printable(text(Validation, "policy")), integer(Validation, "steps"),
-      cell(text(Validation, "mode")), cell(text(Validation, "engine")), cell(text(Validation, "cpu")), Start);
+      cell(text(Validation, "mode")), cell(text(Validation, "engine")),
+      cell(text(Validation, "cpu")), Start);
   const Json *Whole = nullptr;
   if (Validation.contains("traces") && Validation["traces"].is_array())
     for (const Json &Trace : Validation["traces"]) {
