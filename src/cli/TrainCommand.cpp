@@ -19,25 +19,64 @@
 namespace mlgo {
 namespace {
 
-struct TrainFlags {
-  TrainOptions Options;
-  std::string Report;
-  std::string Sample = "auto"; ///< auto, none or LENGTH/EVERY
-  bool Json = false;
-};
-
 std::string percent(const Json &Record, const char *Key) {
   if (!Record.contains(Key) || !Record[Key].is_number())
     return "n/a";
   return fmt::format("{:+.3f}%", 100 * Record[Key].get<double>());
 }
 
+struct TrainFlags {
+  TrainOptions Options;
+  std::string Report;
+  std::string Sample = "auto"; ///< auto, none or LENGTH/EVERY
+  bool Json = false;
+  bool Validate = false;
+  std::vector<std::string> HeldOut; ///< TRACE[:BINARY]
+};
+
+/// --validate-trace's TRACE[:BINARY]: the binary after the last colon.
+llvm::Error parseHeldOut(TrainFlags &F) {
+  for (const std::string &Given : F.HeldOut) {
+    llvm::StringRef Trace = Given, Binary;
+    if (size_t Colon = Trace.rfind(':'); Colon != llvm::StringRef::npos) {
+      Binary = Trace.substr(Colon + 1);
+      Trace = Trace.substr(0, Colon);
+      if (Binary.empty())
+        return inputError("--validate-trace", "'{}' is not TRACE[:BINARY]", Given);
+    }
+    if (Trace.empty())
+      return inputError("--validate-trace", "'{}' is not TRACE[:BINARY]", Given);
+    F.Options.HeldOut.push_back({Trace.str(), Binary.str()});
+  }
+  return llvm::Error::success();
+}
+
+/// The validation record's lines: per trace, the best and start policies' speedups.
+void printValidation(const Json &Record) {
+  const Json &V = Record["validation"];
+  llvm::outs() << fmt::format("train: validation of {} after {} steps ({} replay of whole "
+                              "traces), predicted speedup over default:\n",
+                              V["policy"].get<std::string>(), V["steps"].get<uint64_t>(),
+                              V["mode"].get<std::string>());
+  for (const Json &T : V["traces"])
+    llvm::outs() << fmt::format(
+        "  {} ({}): best {}, start ({}) {}; {} functions changed\n",
+        T["trace"].get<std::string>(),
+        T["held_out"].get<bool>() ? "held out" : "the training trace",
+        percent(T, "best_speedup"), V["start"].get<std::string>(),
+        percent(T, "start_speedup"), T["changed_functions"].get<uint64_t>());
+}
+
 int train(TrainFlags &F) {
   if (!F.Report.empty()) {
-    auto Path = writeTrainReport(F.Report);
-    if (!Path)
-      return reportError(Path.takeError());
-    llvm::outs() << "train: reward curve written to " << *Path << "\n";
+    auto Paths = writeTrainReport(F.Report);
+    if (!Paths)
+      return reportError(Paths.takeError());
+    for (const std::string &Path : *Paths)
+      llvm::outs() << "train: " << (llvm::StringRef(Path).ends_with(".svg")
+                                        ? "reward curve"
+                                        : "report")
+                   << " written to " << Path << "\n";
     return Success;
   }
   for (auto [Value, Name] : {std::pair{&F.Options.Corpus, "--corpus"},
@@ -51,9 +90,25 @@ int train(TrainFlags &F) {
   if (llvm::Error E =
           parseSampleOption(F.Sample, "--sample", F.Options.Spans, F.Options.AutoShard))
     return reportError(std::move(E));
+  if (llvm::Error E = parseHeldOut(F))
+    return reportError(std::move(E));
   if (F.Options.CacheDir.empty())
     F.Options.CacheDir = defaultCacheDirectory();
   installInterruptHandler();
+  if (F.Validate) {
+    auto Record = runValidation(F.Options);
+    if (!Record)
+      return reportStageError(Record.takeError());
+    if (!F.Json) {
+      printValidation(*Record);
+      return Success;
+    }
+    auto Text = serializeJson(*Record, "stdout");
+    if (!Text)
+      return reportError(Text.takeError());
+    llvm::outs() << *Text << "\n";
+    return Success;
+  }
   double Elapsed = 0;
   unsigned Done = 0;
   F.Options.OnStep = [&](const Json &Record) {
@@ -78,13 +133,15 @@ int train(TrainFlags &F) {
   if (!R->Leader) // another rank of an MPI job: the leader reports
     return Success;
   if (F.Json) {
-    auto Text = serializeJson({{"steps", R->Steps},
-                               {"initial_speedup", R->InitialSpeedup},
-                               {"final_speedup", R->FinalSpeedup},
-                               {"best_speedup", R->BestSpeedup},
-                               {"best_policy", R->BestPolicy},
-                               {"output", F.Options.Output}},
-                              "stdout");
+    Json Summary = {{"steps", R->Steps},
+                    {"initial_speedup", R->InitialSpeedup},
+                    {"final_speedup", R->FinalSpeedup},
+                    {"best_speedup", R->BestSpeedup},
+                    {"best_policy", R->BestPolicy},
+                    {"output", F.Options.Output}};
+    if (!R->Validation.is_null())
+      Summary["validation"] = R->Validation["validation"];
+    auto Text = serializeJson(Summary, "stdout");
     if (!Text)
       return reportError(Text.takeError());
     llvm::outs() << *Text << "\n";
@@ -95,6 +152,8 @@ int train(TrainFlags &F) {
       "{:+.3f}% at the last step, best {:+.3f}% ({})\n",
       R->Steps, F.Options.Output, 100 * R->InitialSpeedup, 100 * R->FinalSpeedup,
       100 * R->BestSpeedup, R->BestPolicy);
+  if (!R->Validation.is_null())
+    printValidation(R->Validation);
   return Success;
 }
 
@@ -109,7 +168,10 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
       "and antithetic perturbations of it (compile the subset corpus, replay the trace) and "
       "moves along the estimated gradient of the predicted speedup over the default "
       "variant (Adam). DIR receives policy.json (current), best.json, checkpoint.json and "
-      "log.jsonl; --resume continues a run.");
+      "log.jsonl; --resume continues a run. At the end, the best policy is validated: "
+      "replayed on the whole trace (not the training shard; exactly, or with --engine mca "
+      "by fast replay) and on the --validate-trace traces, against default and the start "
+      "policy (a 'validation' record in log.jsonl, and the summary).");
   // The last of a repeated option wins, as in compilers: scripts append overrides.
   Cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   Cmd->add_option("--corpus", O.Corpus, "The subset corpus (from subset)");
@@ -163,8 +225,20 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
                 "Train on the ranks of an MPI job (mpirun -np N mlgo-ra train --mpi ...): "
                 "rank 0 owns the optimizer, log and checkpoint; every rank evaluates a "
                 "share of each step");
+  Cmd->add_option("--validate-trace", Flags->HeldOut,
+                  "TRACE[:BINARY]: a held-out trace, the program run on another input, "
+                  "recorded on BINARY (default: --baseline, the same binary); the best "
+                  "policy is validated on it too (repeatable)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  Cmd->add_flag("--validate", Flags->Validate,
+                "Validate the best policy of the run in the output directory without "
+                "training (give the run's --corpus, --trace, --baseline, --init, --mcpu "
+                "and --engine): replay it on the whole trace and the --validate-trace "
+                "traces, append the record to DIR/log.jsonl, and exit");
   Cmd->add_option("--report", Flags->Report,
-                  "Write DIR/reward.svg from DIR/log.jsonl and exit");
+                  "Write DIR/reward.svg from DIR/log.jsonl (the reward curve and the "
+                  "validation points) and, once validated, DIR/report.md (the validation "
+                  "and the functions the best policy changes most), and exit");
   Cmd->add_flag("--json", Flags->Json, "Print the result as JSON (steps go to stderr)");
   return {Cmd, [Flags] { return train(*Flags); }};
 }

@@ -43,6 +43,8 @@ llvm::Expected<std::unique_ptr<Evaluator>> Evaluator::create(const EvaluatorOpti
   if (!Variants)
     return Variants.takeError();
   std::unique_ptr<Evaluator> E(new Evaluator(Opts, std::move(*Variants)));
+  if (!Opts.ReplayDefault)
+    return E;
   auto Default = E->evaluate(Policy::makeDefault(), Opts.NamePrefix + "default");
   if (!Default)
     return Default.takeError();
@@ -70,6 +72,26 @@ llvm::Expected<Evaluation> Evaluator::evaluate(const Policy &P, llvm::StringRef 
   Result.ReplaySeconds = secondsSince(Start);
   Result.Speedup = Result.Cycles && DefaultCycles ? double(DefaultCycles) / Result.Cycles - 1 : 0;
   return Result;
+}
+
+llvm::Expected<std::vector<ReplayResult>>
+Evaluator::replayOn(const Policy &P, llvm::StringRef Name,
+                    llvm::ArrayRef<ReplayContext *> On) {
+  std::string Directory = Opts.WorkDir + "/variants/" + Name.str();
+  auto Variant = Variants->compile(P, Directory);
+  if (!Variant)
+    return Variant.takeError();
+  std::vector<ReplayResult> Results;
+  for (ReplayContext *Context : On) {
+    auto Replayed = Context->predict(Variant->Directory);
+    if (!Replayed) {
+      llvm::sys::fs::remove_directories(Directory);
+      return Replayed.takeError();
+    }
+    Results.push_back(std::move(*Replayed));
+  }
+  llvm::sys::fs::remove_directories(Directory);
+  return Results;
 }
 
 llvm::Expected<uint64_t> Evaluator::replayVariant(const VariantResult &Variant,

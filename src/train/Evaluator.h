@@ -8,12 +8,14 @@
 
 #include "compile/PolicyVariants.h"
 #include "replay/ReplayContext.h"
+#include "replay/Replay.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace mlgo {
 
@@ -27,6 +29,9 @@ struct EvaluatorOptions {
   /// How variants are planned and compiled: PlanJobs for planning; evaluations
   /// themselves are single-threaded (Jobs), and share a compile memo (always on).
   PolicyVariantsOptions Compiling;
+  /// Replay the `default` variant on creation (the reference of evaluate()'s speedups);
+  /// not needed to only replay policies on other contexts (replayOn).
+  bool ReplayDefault = true;
 };
 
 struct Evaluation {
@@ -48,6 +53,12 @@ public:
   llvm::Expected<Evaluation> evaluate(const Policy &P, llvm::StringRef Name);
 
   uint64_t defaultCycles() const { return DefaultCycles; }
+
+  /// Compiles \p P once (with the memo) and replays it on each context of \p On, in
+  /// order: traces of the same program other than the rewards' (validation: the whole
+  /// trace, held-out inputs). Not cached: each replay runs.
+  llvm::Expected<std::vector<ReplayResult>> replayOn(const Policy &P, llvm::StringRef Name,
+                                                     llvm::ArrayRef<ReplayContext *> On);
 
 private:
   Evaluator(EvaluatorOptions Opts, std::unique_ptr<PolicyVariants> Variants)

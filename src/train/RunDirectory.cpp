@@ -28,7 +28,8 @@ constexpr const char *WorkDirectory = "work";
 /// first (they are named when train would overwrite them).
 const char *const RunEntries[] = {TrainPolicyFile, TrainBestPolicyFile,
                                   TrainCheckpointFile, TrainLogFile,
-                                  "reward.svg",        WorkDirectory,
+                                  "reward.svg",        "report.md",
+                                  WorkDirectory,
                                   LockFile};
 
 } // namespace
@@ -96,19 +97,29 @@ llvm::Error truncateLog(const std::string &Path, uint64_t NextStep) {
   std::string Kept;
   llvm::SmallVector<llvm::StringRef> Lines;
   (*Buffer)->getBuffer().split(Lines, '\n', -1, false);
-  uint64_t Expected = 0;
+  uint64_t Expected = 0, Number = 0;
   for (llvm::StringRef Line : Lines) {
+    ++Number;
     Json Record = Json::parse(Line.begin(), Line.end(), nullptr, false);
+    // A validation record (Validation.h) is kept while its steps are still the log's.
+    if (Record.is_object() && Record.contains("validation")) {
+      std::optional<uint64_t> Steps = findJsonField<uint64_t>(Record["validation"], "steps");
+      if (!Steps)
+        return inputError(Path, "line {} is not a validation record", Number);
+      if (*Steps <= NextStep)
+        Kept += Line.str() + "\n";
+      continue;
+    }
     auto Read = getJsonField<uint64_t>(Record, "step", Path);
     if (!Read) {
       llvm::consumeError(Read.takeError());
-      return inputError(Path, "line {} is not a step record", Expected + 1);
+      return inputError(Path, "line {} is not a step record", Number);
     }
     uint64_t Step = *Read;
     if (Step != Expected)
       return inputError(Path, "line {} records step {}, not {}: the log is not the "
                               "checkpoint's",
-                        Expected + 1, Step, Expected);
+                        Number, Step, Expected);
     if (Step < NextStep)
       Kept += Line.str() + "\n";
     ++Expected;

@@ -10,6 +10,7 @@
 #include "RunDirectory.h"
 #include "StepEvaluations.h"
 #include "Team.h"
+#include "Validation.h"
 #include "compile/InteractiveCompile.h"
 #include "policy/Policy.h"
 #include "replay/Replay.h"
@@ -43,41 +44,23 @@ llvm::Expected<Policy> loadInitialPolicy(const TrainOptions &Opts) {
 /// Names this rank's variants apart from other ranks' in the shared work directory.
 std::string variantPrefix(const Team &T) { return fmt::format("r{}-", T.rank()); }
 
-/// What every evaluation replays with: fast replay against the traced binary.
-ReplayOptions replayOptions(const TrainOptions &Opts) {
-  ReplayOptions Replaying;
-  Replaying.Trace = Opts.Trace;
-  Replaying.CPU = Opts.CPU;
-  Replaying.Engine = Opts.Engine;
-  Replaying.Spans = Opts.Spans;
-  // Every reward on the same footing: train's shard (--sample), AutoShard's on a long
-  // trace whatever its error, or the whole trace.
-  Replaying.AutoShard = Opts.AutoShard;
-  Replaying.KeepAutoShard = true;
-  // Traced functions without bitcode (libraries, assembly) run the baseline's code, the
-  // same in every variant.
-  Replaying.OnCfgMismatch = CfgMismatchPolicy::UseBaseline;
-  Replaying.RecordedBinary = Opts.Baseline;
-  Replaying.ShowProgress = false;
-  // The traced binary's exact replay is computed once per trace and kept in the user's
-  // cache; evaluations already run one per core.
-  Replaying.CacheDir = Opts.CacheDir;
-  Replaying.Jobs = 1;
-  // The flow engine is fast enough for the whole trace, without fast replay's error.
-  if (Opts.Engine == EngineKind::Flow && !Opts.Spans.samples()) {
-    Replaying.Exact = true;
-    Replaying.AutoShard = false;
-  }
-  return Replaying;
+/// Appends \p Record to the log at \p LogPath, as one line.
+llvm::Error appendRecord(const std::string &LogPath, const Json &Record) {
+  auto Line = serializeJson(Record, LogPath, -1);
+  if (!Line)
+    return Line.takeError();
+  return appendLine(LogPath, *Line);
 }
 
 llvm::Expected<std::unique_ptr<Evaluator>>
-makeEvaluator(const TrainOptions &Opts, const Team &T, ReplayContext &Context) {
+makeEvaluator(const TrainOptions &Opts, const std::string &NamePrefix,
+              ReplayContext *Context) {
   EvaluatorOptions Evaluating;
   Evaluating.Corpus = Opts.Corpus;
-  Evaluating.Replay = &Context;
+  Evaluating.Replay = Context;
+  Evaluating.ReplayDefault = Context != nullptr;
   Evaluating.WorkDir = Opts.Output + "/work";
-  Evaluating.NamePrefix = variantPrefix(T);
+  Evaluating.NamePrefix = NamePrefix;
   Evaluating.Compiling.CacheDir = Opts.CacheDir;
   Evaluating.Compiling.Clang = Opts.Clang;
   Evaluating.Compiling.PlanJobs = Opts.Jobs;
@@ -128,7 +111,7 @@ llvm::Expected<TrainResult> follow(Team &T, const TrainOptions &Opts,
     // Only once the leader has checked and locked the output directory (it shares a
     // step after that) does this rank write into it.
     if (!Eval) {
-      auto Made = makeEvaluator(Opts, T, Context);
+      auto Made = makeEvaluator(Opts, variantPrefix(T), &Context);
       if (!Made)
         return Made.takeError();
       Eval = std::move(*Made);
@@ -178,7 +161,7 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts,
     State.Optimizer = Adam(Size, Opts.StepSize);
     llvm::sys::fs::remove(LogPath);
   }
-  auto Eval = makeEvaluator(Opts, T, Context);
+  auto Eval = makeEvaluator(Opts, variantPrefix(T), &Context);
   if (!Eval)
     return Eval.takeError();
 
@@ -261,10 +244,7 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts,
 
     // Log, then policies, then the checkpoint: a run killed in between redoes the step.
     State.NextStep = Step + 1;
-    auto Line = serializeJson(Record, LogPath, -1);
-    if (!Line)
-      return Line.takeError();
-    if (llvm::Error E = appendLine(LogPath, *Line))
+    if (llvm::Error E = appendRecord(LogPath, Record))
       return E;
     if (llvm::Error E = savePolicy(withParameters(*Init, State.Parameters, "trained"),
                                    Out + "/" + TrainPolicyFile))
@@ -278,6 +258,15 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts,
       Opts.OnStep(Record);
   }
   T.release();
+  // Every run that has a best policy ends validated, a resumed one too.
+  if (State.NextStep) {
+    auto Validated = validateBest(**Eval, *Init, Opts, &Context, State.NextStep);
+    if (!Validated)
+      return Validated.takeError();
+    if (llvm::Error E = appendRecord(LogPath, *Validated))
+      return E;
+    Result.Validation = std::move(*Validated);
+  }
   Result.Steps = State.NextStep;
   Result.InitialSpeedup = State.InitialSpeedup;
   Result.BestSpeedup = State.BestSpeedup;
@@ -286,6 +275,34 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts,
 }
 
 } // namespace
+
+/// What every evaluation replays with: fast replay against the traced binary.
+ReplayOptions trainReplayOptions(const TrainOptions &Opts) {
+  ReplayOptions Replaying;
+  Replaying.Trace = Opts.Trace;
+  Replaying.CPU = Opts.CPU;
+  Replaying.Engine = Opts.Engine;
+  Replaying.Spans = Opts.Spans;
+  // Every reward on the same footing: train's shard (--sample), AutoShard's on a long
+  // trace whatever its error, or the whole trace.
+  Replaying.AutoShard = Opts.AutoShard;
+  Replaying.KeepAutoShard = true;
+  // Traced functions without bitcode (libraries, assembly) run the baseline's code, the
+  // same in every variant.
+  Replaying.OnCfgMismatch = CfgMismatchPolicy::UseBaseline;
+  Replaying.RecordedBinary = Opts.Baseline;
+  Replaying.ShowProgress = false;
+  // The traced binary's exact replay is computed once per trace and kept in the user's
+  // cache; evaluations already run one per core.
+  Replaying.CacheDir = Opts.CacheDir;
+  Replaying.Jobs = 1;
+  // The flow engine is fast enough for the whole trace, without fast replay's error.
+  if (Opts.Engine == EngineKind::Flow && !Opts.Spans.samples()) {
+    Replaying.Exact = true;
+    Replaying.AutoShard = false;
+  }
+  return Replaying;
+}
 
 llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
   if (Given.Perturbations == 0)
@@ -298,9 +315,11 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
   // As replay does: the trace's binary is the reference of every fast replay.
   if (llvm::Error E = checkRecordedBinary(Given.Trace, Given.Baseline))
     return E;
+  if (llvm::Error E = checkHeldOutTraces(Given))
+    return E;
   // The trace is read once for every evaluation of the run; the automatic shard is the
   // context's decision, and the checkpoint records it.
-  auto Replay = ReplayContext::create(replayOptions(Given));
+  auto Replay = ReplayContext::create(trainReplayOptions(Given));
   if (!Replay)
     return Replay.takeError();
   TrainOptions Opts = Given;
@@ -321,6 +340,57 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
   if (Result)
     Result->Leader = T->leader();
   return Result;
+}
+
+llvm::Expected<Json> runValidation(const TrainOptions &Opts) {
+  const std::string &Out = Opts.Output;
+  std::string CheckpointPath = Out + "/" + TrainCheckpointFile;
+  if (!llvm::sys::fs::exists(CheckpointPath))
+    return inputError(CheckpointPath, "does not exist: no training run to validate");
+  auto Value = readJsonFile(CheckpointPath);
+  if (!Value)
+    return Value.takeError();
+  if (llvm::Error E = checkCheckpointFormat(*Value, CheckpointPath))
+    return E;
+  RunLock Lock(Out);
+  if (!Lock.held())
+    return inputError(Out, "is in use by another training run");
+  // What the validation replays must be the run's: its corpus, trace, start policy,
+  // CPU and engine (the search's settings do not matter).
+  auto Settings = getJsonField<Json>(*Value, "settings", CheckpointPath);
+  if (!Settings)
+    return Settings.takeError();
+  Json Want = trainSettings(Opts);
+  for (const char *Key : {"corpus", "trace", "init", "cpu", "engine"}) {
+    Json Have = Settings->contains(Key) ? (*Settings)[Key] : Json();
+    Json Given = Want.contains(Key) ? Want[Key] : Json();
+    if (Have != Given)
+      return inputError(CheckpointPath, "was written with {} {}, not {}; validate with the "
+                                        "run's settings",
+                        Key, Have.is_null() ? "none" : dumpJson(Have, -1),
+                        Given.is_null() ? "none" : dumpJson(Given, -1));
+  }
+  auto Steps = getJsonField<uint64_t>(*Value, "next_step", CheckpointPath);
+  if (!Steps)
+    return Steps.takeError();
+  if (!*Steps)
+    return inputError(Out, "has no trained step yet: nothing to validate");
+  if (llvm::Error E = checkRecordedBinary(Opts.Trace, Opts.Baseline))
+    return E;
+  if (llvm::Error E = checkHeldOutTraces(Opts))
+    return E;
+  auto Init = loadInitialPolicy(Opts);
+  if (!Init)
+    return Init.takeError();
+  auto Eval = makeEvaluator(Opts, "", nullptr);
+  if (!Eval)
+    return Eval.takeError();
+  auto Validated = validateBest(**Eval, *Init, Opts, nullptr, *Steps);
+  if (!Validated)
+    return Validated.takeError();
+  if (llvm::Error E = appendRecord(Out + "/" + TrainLogFile, *Validated))
+    return E;
+  return Validated;
 }
 
 } // namespace mlgo

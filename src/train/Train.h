@@ -3,7 +3,8 @@
 /// predicted speedup over the `default` variant (Evaluator.h). Antithetic Gaussian
 /// directions derived from the seed (Directions.h), z-scored rewards, Adam. Every step
 /// appends to a JSON-lines log and rewrites a checkpoint atomically, so a run that is
-/// killed resumes where its last step ended and yields the same rewards.
+/// killed resumes where its last step ended and yields the same rewards. A run ends by
+/// validating its best policy on the whole trace and held-out traces (Validation.h).
 #pragma once
 
 #include "replay/EngineKind.h"
@@ -13,6 +14,7 @@
 #include "llvm/Support/Error.h"
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace mlgo {
 
@@ -20,6 +22,12 @@ inline constexpr const char *TrainLogFile = "log.jsonl";
 inline constexpr const char *TrainCheckpointFile = "checkpoint.json";
 inline constexpr const char *TrainPolicyFile = "policy.json";
 inline constexpr const char *TrainBestPolicyFile = "best.json";
+
+/// A held-out trace (train --validate-trace): the program run on another input.
+struct HeldOutTrace {
+  std::string Trace;
+  std::string Binary; ///< the binary it was recorded on; empty: TrainOptions::Baseline
+};
 
 struct TrainOptions {
   std::string Corpus, Trace, Baseline, Output;
@@ -45,6 +53,9 @@ struct TrainOptions {
   std::string CacheDir;
   double CompileTimeoutSeconds = 600;
   bool Resume = false;
+  /// Replayed with the best policy at the end of the run (validation), beside the whole
+  /// training trace.
+  std::vector<HeldOutTrace> HeldOut;
   /// Train on the ranks of an MPI job (mpirun); rank 0 leads.
   bool Mpi = false;
   /// Prints an error and returns the exit code, before an MPI job is aborted.
@@ -60,13 +71,24 @@ struct TrainResult {
   double BestSpeedup = 0;
   std::string BestPolicy;     ///< its file
   bool Leader = true;         ///< false on the other ranks of an MPI job
+  /// The log's validation record of the best policy (Validation.h); null if the run
+  /// has no step.
+  Json Validation;
 };
 
 /// Trains, or continues a run with Opts.Resume.
 llvm::Expected<TrainResult> runTrain(const TrainOptions &Opts);
 
+/// Validates the best policy of the run in Opts.Output (train --validate) without
+/// training: replays it exactly on the whole trace and on Opts.HeldOut, against
+/// `default` and the start policy, and appends the record to the run's log. Opts must
+/// name the run's corpus, trace, start policy, CPU and engine. Returns the record.
+llvm::Expected<Json> runValidation(const TrainOptions &Opts);
+
 /// Writes <Directory>/reward.svg from its log: the unperturbed policy's predicted speedup
-/// per step and the perturbations' spread. Returns the file written.
-llvm::Expected<std::string> writeTrainReport(llvm::StringRef Directory);
+/// per step, the perturbations' spread and the validation points; with a validation
+/// record also <Directory>/report.md (the validation and the functions the best policy
+/// changes most). Returns the files written.
+llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Directory);
 
 } // namespace mlgo

@@ -1,14 +1,20 @@
 /// \file
 /// The reward curve of a training run as an SVG: the unperturbed policy's predicted
-/// speedup per step (a line) over the perturbations' range (a band).
+/// speedup per step (a line) over the perturbations' range (a band), and the best
+/// policy's validation (points at the step it was validated after, labelled); the
+/// last validation also as DIR/report.md.
 #include "Train.h"
+#include "Validation.h"
+#include "support/Printable.h"
 #include "support/Error.h"
 #include "support/InputFile.h"
 #include "support/OutputFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 
 namespace mlgo {
@@ -29,9 +35,50 @@ std::optional<double> numberAt(const Json &Record, const char *Key, double Scale
   return std::nullopt;
 }
 
+/// A validation point: the best policy's speedup on one trace.
+struct ValidationPoint {
+  double Step, Speedup; ///< a fraction, as the log's
+  std::string Label;
+  bool HeldOut;
+};
+
+/// The points of the validation records, the last record of each step count.
+std::vector<ValidationPoint> validationPoints(const std::map<double, Json> &Records) {
+  std::vector<ValidationPoint> Points;
+  for (const auto &[Steps, Record] : Records) {
+    if (!Record.contains("traces") || !Record["traces"].is_array())
+      continue;
+    for (const Json &Trace : Record["traces"]) {
+      std::optional<double> Speedup = numberAt(Trace, "best_speedup", 100);
+      if (!Speedup)
+        continue;
+      bool HeldOut = findJsonField<bool>(Trace, "held_out").value_or(false);
+      std::string Name = findJsonField<std::string>(Trace, "trace").value_or("?");
+      Name = llvm::sys::path::filename(Name).str();
+      Points.push_back({std::max(0.0, Steps - 1), *Speedup,
+                        HeldOut ? "best, held out: " + Name : "best, whole trace", HeldOut});
+    }
+  }
+  return Points;
+}
+
+/// Text as SVG character data.
+std::string escapeXml(llvm::StringRef Text) {
+  std::string Out;
+  for (char C : printable(Text))
+    switch (C) {
+    case '<': Out += "&lt;"; break;
+    case '>': Out += "&gt;"; break;
+    case '&': Out += "&amp;"; break;
+    case '"': Out += "&quot;"; break;
+    default: Out += C;
+    }
+  return Out;
+}
+
 } // namespace
 
-llvm::Expected<std::string> writeTrainReport(llvm::StringRef Directory) {
+llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Directory) {
   std::string LogPath = Directory.str() + "/" + TrainLogFile;
   auto Buffer = readRegularFile(LogPath);
   if (!Buffer)
@@ -39,8 +86,15 @@ llvm::Expected<std::string> writeTrainReport(llvm::StringRef Directory) {
   std::vector<StepPoint> Points;
   llvm::SmallVector<llvm::StringRef> Lines;
   (*Buffer)->getBuffer().split(Lines, '\n', -1, false);
+  std::map<double, Json> Validations; // by steps validated after
   for (llvm::StringRef Line : Lines) {
     Json Record = Json::parse(Line.str(), nullptr, false);
+    if (Record.is_object() && Record.contains("validation")) {
+      const Json &V = Record["validation"];
+      if (std::optional<double> Steps = numberAt(V, "steps"))
+        Validations[*Steps] = V;
+      continue;
+    }
     std::optional<double> Step = numberAt(Record, "step");
     if (!Step)
       return inputError(LogPath, "holds a line that is not a step record");
@@ -50,6 +104,7 @@ llvm::Expected<std::string> writeTrainReport(llvm::StringRef Directory) {
   }
   if (Points.empty())
     return inputError(LogPath, "holds no steps yet");
+  std::vector<ValidationPoint> Checked = validationPoints(Validations);
 
   // Axes: steps left to right, speedup in percent bottom to top, 0 always shown.
   double Low = 0, High = 0;
@@ -59,10 +114,16 @@ llvm::Expected<std::string> writeTrainReport(llvm::StringRef Directory) {
         Low = std::min(Low, *V * 100);
         High = std::max(High, *V * 100);
       }
+  for (const ValidationPoint &P : Checked) {
+    Low = std::min(Low, P.Speedup * 100);
+    High = std::max(High, P.Speedup * 100);
+  }
   if (High - Low < 1e-3) // a constant series, all 0 if none
     High = Low + 1e-3;
   double LastStep = 1;
   for (const StepPoint &P : Points)
+    LastStep = std::max(LastStep, P.Step);
+  for (const ValidationPoint &P : Checked)
     LastStep = std::max(LastStep, P.Step);
   constexpr double Width = 640, Height = 360, Left = 70, Right = 20, Top = 30, Bottom = 45;
   auto X = [&](double Step) { return Left + (Width - Left - Right) * Step / LastStep; };
@@ -117,11 +178,41 @@ llvm::Expected<std::string> writeTrainReport(llvm::StringRef Directory) {
     Svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"#08519c\" "
                        "stroke-width=\"2\"><title>unperturbed policy</title></polyline>\n",
                        Line);
+  // The axes' names: steps along, predicted speedup up.
+  Svg += fmt::format("<text x=\"{0:.1f}\" y=\"{1}\" text-anchor=\"middle\">training step"
+                     "</text>\n<text transform=\"translate(16 {2:.1f}) rotate(-90)\" "
+                     "text-anchor=\"middle\">predicted speedup over default (%)</text>\n",
+                     (Left + Width - Right) / 2, Height - 8, (Top + Height - Bottom) / 2);
+  // Validation: a point per trace at the step the best policy was validated after, its
+  // label to the left (the points sit at the curve's end), one line each.
+  unsigned Shown = 0;
+  for (const ValidationPoint &P : Checked) {
+    if (!Point(P.Step, P.Speedup))
+      continue;
+    double PX = X(P.Step), PY = Y(P.Speedup * 100);
+    const char *Colour = P.HeldOut ? "#d95f02" : "#1b9e77";
+    std::string Text = fmt::format("{} {:+.3f}%", escapeXml(P.Label), 100 * P.Speedup);
+    Svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"{}\">"
+                       "<title>best policy, validated: {}</title></circle>\n",
+                       PX, PY, Colour, Text);
+    Svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"{}\">"
+                       "{}</text>\n",
+                       PX - 8, Top + 14 + 14 * Shown++, Colour, Text);
+  }
   Svg += "</svg>\n";
+  std::vector<std::string> Written;
   std::string Path = Directory.str() + "/reward.svg";
   if (llvm::Error E = writeFileAtomically(Path, Svg))
     return E;
-  return Path;
+  Written.push_back(Path);
+  if (!Validations.empty()) {
+    std::string Report = Directory.str() + "/report.md";
+    if (llvm::Error E = writeFileAtomically(
+            Report, validationMarkdown(Validations.rbegin()->second, Directory)))
+      return E;
+    Written.push_back(Report);
+  }
+  return Written;
 }
 
 } // namespace mlgo

@@ -1,7 +1,8 @@
 # The tiny program of the training tests: a register-hungry kernel in its own module,
 # built with the flags mlgo-ra needs, its corpus, a trace of one run and the subset.
 # build_tiny_program [ROUNDS]: fills $work with app, corpus/, app.bbtrace and subset/; the
-# program runs its kernel ROUNDS times (default 4: about 7,300 events).
+# program runs its kernel ROUNDS times (default 4: about 7,300 events) on 256 elements, or
+# on as many as its argument says (at most 256): another input of the same binary.
 build_tiny_program() {
   local rounds=${1:-4}
   cat >"$work/kernels.c" <<'C'
@@ -18,10 +19,13 @@ int mix(int *a, int n) {
 C
   cat >"$work/main.c" <<C
 int mix(int *a, int n);
-int main(void) {
+int main(int argc, char **argv) {
   static int a[256];
-  int s = 0;
-  for (int r = 0; r < $rounds; ++r) s += mix(a, 256);
+  int n = 256, s = 0;
+  if (argc > 1)
+    for (n = 0; *argv[1] >= '0' && *argv[1] <= '9' && n < 256; ++argv[1])
+      n = n * 10 + *argv[1] - '0';
+  for (int r = 0; r < $rounds; ++r) s += mix(a, n > 256 ? 256 : n);
   return s == 42;
 }
 C

@@ -16,13 +16,18 @@ train() { # train DIR [OPTIONS...]: 3 steps of 2 directions, seed 7
 training_pid() { # training_pid DIR: the mlgo-ra training into DIR
   pgrep -f "mlgo-ra train .* -o $1 " || true
 }
+validated() { # the traces of a log's last validation record, its time left out
+  grep '^{"validation"' "$1" | tail -1 | sed 's/.*"traces"://; s/,"seconds":[^}]*}}$//'
+}
 rewards() { # the reward fields of each step of a log, timings left out
   grep -o '"step":[0-9]*,"unperturbed_speedup":[^,]*,"reward_mean":[^,]*,"reward_min":[^,]*,"reward_max":[^,]*' "$1"
 }
 
 run train "$work/a"
 check "a run of 3 steps succeeds" [ "$code" = 0 ]
-check "it logs one record per step" [ "$(wc -l <"$work/a/log.jsonl")" = 3 ]
+check "it logs one record per step, then its validation" \
+  [ "$(grep -c '^{"step"' "$work/a/log.jsonl")" = 3 -a \
+    "$(tail -1 "$work/a/log.jsonl" | grep -c '^{"validation"')" = 1 ]
 check "with the unperturbed policy's predicted speedup" \
   grep -q '"step":2,"unperturbed_speedup":-\?[0-9]' "$work/a/log.jsonl"
 check "on the whole trace, too short for a shard" grep -q '"sample": *"none"' "$work/a/checkpoint.json"
@@ -47,6 +52,9 @@ check "the killed run resumes" [ "$code" = 0 ]
 check "and logs the same rewards as the uninterrupted run" \
   [ "$(rewards "$work/b/log.jsonl")" = "$(rewards "$work/a/log.jsonl")" ]
 check "and ends with the same policy" cmp -s "$work/a/policy.json" "$work/b/policy.json"
+check "validated as the uninterrupted run's" \
+  [ -n "$(validated "$work/a/log.jsonl")" -a \
+    "$(validated "$work/b/log.jsonl")" = "$(validated "$work/a/log.jsonl")" ]
 check "no compiler outlived the killed run" [ -z "$(pgrep -f "$work/b/" || true)" ]
 
 # A compiler that fails once, on the first perturbed evaluation (evaluations run in

@@ -58,3 +58,14 @@ TEST_CASE("A resumed run's log must be its checkpoint's", "[train]") {
         std::string::npos);
   requireSuccess(truncateLog(Dir + "/none.jsonl", 0));
 }
+
+TEST_CASE("A resumed run's log keeps the validations of its steps", "[train]") {
+  std::string Dir = makeTempDir("run-validated");
+  std::string Log = Dir + "/log.jsonl";
+  writeFile(Log, "{\"step\":0}\n{\"validation\":{\"steps\":1}}\n{\"step\":1}\n"
+                 "{\"validation\":{\"steps\":2}}\n");
+  requireSuccess(truncateLog(Log, 1)); // the run was validated after 2 steps, then cut
+  CHECK(readFile(Log) == "{\"step\":0}\n{\"validation\":{\"steps\":1}}\n");
+  writeFile(Log, "{\"step\":0}\n{\"validation\":{}}\n");
+  CHECK(requireError(truncateLog(Log, 1)) == Log + ": line 2 is not a validation record");
+}

@@ -1,0 +1,137 @@
+/// \file
+/// Replaying the best policy, `default` and the start policy on whole traces.
+#include "Validation.h"
+#include "policy/Policy.h"
+#include "support/Error.h"
+
+#include <chrono>
+
+namespace mlgo {
+
+namespace {
+
+/// Whether validation replays exactly: with the flow engine; MCA simulates too slowly
+/// for whole traces (minutes per million instructions), so there fast replay covers
+/// the whole trace, simulating where the code differs from the traced binary's.
+bool validatesExactly(const TrainOptions &Opts) { return Opts.Engine != EngineKind::Mca; }
+
+/// A replay of the whole of \p Trace, recorded on \p Binary, with the rewards' CPU,
+/// engine and mismatch policy.
+ReplayOptions wholeTraceOptions(const TrainOptions &Opts, const std::string &Trace,
+                                const std::string &Binary) {
+  ReplayOptions Replaying = trainReplayOptions(Opts);
+  Replaying.Trace = Trace;
+  Replaying.RecordedBinary = Binary;
+  Replaying.Exact = validatesExactly(Opts);
+  Replaying.AutoShard = false;
+  Replaying.Spans.SampleEvery = Replaying.Spans.SampleLength = 0;
+  // A handful of replays: a long trace may use every core the run was given.
+  Replaying.Jobs = Opts.Jobs;
+  return Replaying;
+}
+
+std::string binaryOf(const HeldOutTrace &H, const TrainOptions &Opts) {
+  return H.Binary.empty() ? Opts.Baseline : H.Binary;
+}
+
+double speedup(uint64_t Baseline, uint64_t Candidate) {
+  return Candidate && Baseline ? double(Baseline) / Candidate - 1 : 0;
+}
+
+Json traceRecord(const std::string &Trace, const std::string &Binary, bool HeldOut,
+                 const ReplayResult &Default, const ReplayResult &Start,
+                 const ReplayResult &Best) {
+  Json Record = {{"trace", Trace},
+                 {"binary", Binary},
+                 {"held_out", HeldOut},
+                 {"default_cycles", Default.Cycles},
+                 {"start_cycles", Start.Cycles},
+                 {"best_cycles", Best.Cycles},
+                 {"start_speedup", speedup(Default.Cycles, Start.Cycles)},
+                 {"best_speedup", speedup(Default.Cycles, Best.Cycles)}};
+  ReplayComparison Against{Default, Best, std::nullopt};
+  Json Functions = Json::array();
+  size_t Changed = 0;
+  for (const FunctionDelta &D : Against.deltas()) {
+    if (!D.delta())
+      continue;
+    if (++Changed <= ValidationFunctions)
+      Functions.push_back({{"function", D.Function},
+                           {"default_cycles", D.BaselineCycles},
+                           {"best_cycles", D.CandidateCycles},
+                           {"delta", D.delta()}});
+  }
+  Record["changed_functions"] = Changed;
+  Record["functions"] = std::move(Functions);
+  return Record;
+}
+
+} // namespace
+
+llvm::Error checkHeldOutTraces(const TrainOptions &Opts) {
+  for (const HeldOutTrace &H : Opts.HeldOut)
+    if (llvm::Error E = checkRecordedBinary(H.Trace, binaryOf(H, Opts)))
+      return E;
+  return llvm::Error::success();
+}
+
+llvm::Expected<Json> validateBest(Evaluator &Eval, const Policy &Start,
+                                  const TrainOptions &Opts, ReplayContext *Training,
+                                  uint64_t Steps) {
+  auto Began = std::chrono::steady_clock::now();
+  std::string BestPath = Opts.Output + "/" + TrainBestPolicyFile;
+  auto Best = loadPolicy(BestPath);
+  if (!Best)
+    return Best.takeError();
+
+  // The contexts: the whole training trace first, then the held-out ones in order.
+  std::vector<std::unique_ptr<ReplayContext>> Owned;
+  std::vector<ReplayContext *> On;
+  auto Add = [&](const std::string &Trace, const std::string &Binary) -> llvm::Error {
+    auto Made = ReplayContext::create(wholeTraceOptions(Opts, Trace, Binary));
+    if (!Made)
+      return Made.takeError();
+    Owned.push_back(std::move(*Made));
+    On.push_back(Owned.back().get());
+    return llvm::Error::success();
+  };
+  if (Training && Training->options().Exact == validatesExactly(Opts) &&
+      !Training->options().AutoShard && !Training->options().Spans.samples())
+    On.push_back(Training); // the rewards already replay the whole trace so
+  else if (llvm::Error E = Add(Opts.Trace, Opts.Baseline))
+    return E;
+  for (const HeldOutTrace &H : Opts.HeldOut)
+    if (llvm::Error E = Add(H.Trace, binaryOf(H, Opts)))
+      return E;
+
+  auto Defaults = Eval.replayOn(Policy::makeDefault(), "validate-default", On);
+  if (!Defaults)
+    return Defaults.takeError();
+  auto Starts = Eval.replayOn(Start, "validate-start", On);
+  if (!Starts)
+    return Starts.takeError();
+  auto Bests = Eval.replayOn(*Best, "validate-best", On);
+  if (!Bests)
+    return Bests.takeError();
+
+  Json Traces = Json::array();
+  Traces.push_back(traceRecord(Opts.Trace, Opts.Baseline, false, (*Defaults)[0],
+                               (*Starts)[0], (*Bests)[0]));
+  for (size_t I = 0; I < Opts.HeldOut.size(); ++I)
+    Traces.push_back(traceRecord(Opts.HeldOut[I].Trace, binaryOf(Opts.HeldOut[I], Opts),
+                                 true, (*Defaults)[I + 1], (*Starts)[I + 1],
+                                 (*Bests)[I + 1]));
+  Json Validation = {
+      {"policy", BestPath},
+      {"start", Opts.Init},
+      {"steps", Steps},
+      {"cpu", Opts.CPU},
+      {"engine", engineName(Opts.Engine)},
+      {"mode", validatesExactly(Opts) ? "exact" : "fast"},
+      {"traces", std::move(Traces)},
+      {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - Began)
+                      .count()}};
+  return Json{{"validation", std::move(Validation)}};
+}
+
+} // namespace mlgo

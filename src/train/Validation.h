@@ -1,0 +1,41 @@
+/// \file
+/// Validation of a run's best policy: rewards come from the training trace, often a
+/// shard of it, and from one input of the program; the best policy is therefore
+/// replayed exactly on the whole trace and on held-out traces (the program run on
+/// other inputs, recorded on the same binary), against `default` and against the start
+/// policy, so that overfitting to the shard or to the input shows. The outcome is one
+/// log record, {"validation": {...}}, that the summary and the report read.
+#pragma once
+
+#include "Evaluator.h"
+#include "Train.h"
+#include "replay/Replay.h"
+#include "support/Json.h"
+
+#include "llvm/Support/Error.h"
+
+namespace mlgo {
+
+/// The functions of the whole trace a validation record lists: the largest changes.
+inline constexpr size_t ValidationFunctions = 20;
+
+/// The options every replay of a training run shares (the rewards'), for its trace.
+ReplayOptions trainReplayOptions(const TrainOptions &Opts);
+
+/// Checks that every held-out trace was recorded on its binary: before training, so
+/// that a bad --validate-trace fails at once.
+llvm::Error checkHeldOutTraces(const TrainOptions &Opts);
+
+/// Validates the policy at DIR/best.json, trained for \p Steps steps from \p Start,
+/// with \p Eval's compiles. \p Training is the rewards' replay context, reused for the
+/// whole trace if it replays it exactly; may be null. Returns the log record.
+llvm::Expected<Json> validateBest(Evaluator &Eval, const Policy &Start,
+                                  const TrainOptions &Opts, ReplayContext *Training,
+                                  uint64_t Steps);
+
+/// DIR/report.md of a validation record's "validation" object: per trace the best and
+/// start policies' speedups, and the functions of the whole training trace the best
+/// policy changes most against `default`. Reads leniently: the log may hold anything.
+std::string validationMarkdown(const Json &Validation, llvm::StringRef Directory);
+
+} // namespace mlgo
