@@ -215,8 +215,8 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
       ->check(finiteNumber(0));
   Cmd->add_option("--sample", Flags->Sample,
                   "Replay a shard of the trace: differences from the traced code count only "
-                  "in windows of LENGTH events every EVERY events, weighted EVERY/LENGTH "
-                  "(LENGTH/EVERY, e.g. 1024/16384); the same windows for every evaluation. "
+                  "in windows of LENGTH events, one in each period of EVERY events, weighted "
+                  "EVERY/LENGTH (LENGTH/EVERY, e.g. 1024/16384); the same windows for every evaluation. "
                   "'auto': 1024/16384 on a trace of at least 64 x 16384 events, else the "
                   "whole trace. 'none': the whole trace")
       ->capture_default_str();
