@@ -296,8 +296,8 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
   CLI::Option *Sample = Cmd->add_option(
       "--sample", Flags->Sample,
       "Fast replay of a trace shard: differences from the reference are simulated only "
-      "in windows of LENGTH events, one in each period of EVERY events, weighted EVERY/LENGTH "
-      "(LENGTH/EVERY, e.g. 1024/16384), and the estimate's standard error reported. "
+      "in windows of LENGTH events, one in each period of EVERY events, weighted "
+      "EVERY/LENGTH (LENGTH/EVERY, e.g. 1024/16384), and the estimate's standard error reported. "
       "'auto': on a trace of at least 64 x 16384 events, the 1024/16384 shard, kept if "
       "its standard error is at most 0.0125 points of speedup, else the whole trace. "
       "'none': the whole trace")

@@ -216,9 +216,9 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--sample", Flags->Sample,
                   "Replay a shard of the trace: differences from the traced code count only "
                   "in windows of LENGTH events, one in each period of EVERY events, weighted "
-                  "EVERY/LENGTH (LENGTH/EVERY, e.g. 1024/16384); the same windows for every evaluation. "
-                  "'auto': 1024/16384 on a trace of at least 64 x 16384 events, else the "
-                  "whole trace. 'none': the whole trace")
+                  "EVERY/LENGTH (LENGTH/EVERY, e.g. 1024/16384); the same windows for every "
+                  "evaluation. 'auto': 1024/16384 on a trace of at least 64 x 16384 events, "
+                  "else the whole trace. 'none': the whole trace")
       ->capture_default_str();
   Cmd->add_flag("--resume", O.Resume, "Continue the run in the output directory");
   Cmd->add_flag("--mpi", O.Mpi,
