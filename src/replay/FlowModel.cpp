@@ -156,14 +156,14 @@ llvm::Expected<const FlowInstruction *> FlowModel::describe(const llvm::MCInst &
   std::lock_guard<std::mutex> Guard(Lock);
   auto [First, Last] = Described.equal_range(Hash);
   for (auto It = First; It != Last; ++It)
-    if (sameInstruction(It->second.first, Inst))
-      return It->second.second;
+    if (sameInstruction(It->second->Instruction, Inst))
+      return It->second;
   auto D = derive(Inst);
   if (!D)
     return D.takeError();
   Descriptions.push_back(std::move(*D));
   const FlowInstruction *Described = Descriptions.back().get();
-  this->Described.insert({Hash, {Inst, Described}});
+  this->Described.insert({Hash, Described});
   return Described;
 }
 

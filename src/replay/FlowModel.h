@@ -179,8 +179,7 @@ private:
   /// Descriptions by the instruction's opcode and operands.
   mutable std::mutex Lock;
   mutable std::unique_ptr<McaInstructionBuilder> Builder;
-  mutable std::unordered_multimap<uint64_t, std::pair<llvm::MCInst, const FlowInstruction *>>
-      Described;
+  mutable std::unordered_multimap<uint64_t, const FlowInstruction *> Described;
   mutable std::deque<std::unique_ptr<FlowInstruction>> Descriptions;
 };
 

@@ -105,33 +105,10 @@ check "the reference's stitched event cycles add up to its cycles" [ "$code" = 0
 
 # Threads: each traced thread has its own core in each chunk, warmed up on its own
 # instructions before the chunk.
-cat >"$work/threads.c" <<'C'
-#include <pthread.h>
-__attribute__((noinline)) long count_odd(long n) {
-  long c = 0;
-  for (long i = 0; i < n; ++i) c += (i * 7919) & 1;
-  return c;
-}
-__attribute__((noinline)) long sum_squares(long n) {
-  long s = 0;
-  for (long i = 0; i < n; ++i) s += i * i;
-  return s;
-}
-static void *odd(void *a) { return (void *)count_odd(200000); }
-static void *squares(void *a) { return (void *)sum_squares(200000); }
-volatile long result;
-int main(void) {
-  pthread_t t[2];
-  void *r;
-  pthread_create(&t[0], 0, odd, 0);
-  pthread_create(&t[1], 0, squares, 0);
-  for (int i = 0; i < 2; ++i) { pthread_join(t[i], &r); result += (long)r; }
-  return 0;
-}
-C
-"$CLANG" -O2 -fbasic-block-address-map -pthread "$work/threads.c" -o "$work/threads" || exit 1
-"$MLGO_RA" trace record --binary "$work/threads" -o "$work/threads.bbtrace" -- "$work/threads" \
-  >/dev/null 2>&1 || { echo "FAILED: trace record threads"; exit 1; }
+"$CLANG" -O2 -fbasic-block-address-map -pthread "$SRC/test/programs/two_threads.c" \
+  -o "$work/threads" || exit 1
+"$MLGO_RA" trace record --binary "$work/threads" -o "$work/threads.bbtrace" -- \
+  "$work/threads" 200000 >/dev/null 2>&1 || { echo "FAILED: trace record threads"; exit 1; }
 for mode in "--chunk 0" "--chunk 100000 -j 1" "--chunk 100000 -j 2"; do
   "$MLGO_RA" replay --trace "$work/threads.bbtrace" --code "$work/threads" --json $mode \
     >"$work/threads${mode// /}.json" || exit 1

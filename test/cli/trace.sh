@@ -52,33 +52,8 @@ check "named in the error" \
 
 # Threads: two workers, alive at once (Valgrind reuses an exited thread's id), each with
 # its own work. test/trace/TraceRecordTest.cpp checks a threaded trace event by event.
-cat >"$work/threads.c" <<'C'
-#include <pthread.h>
-static pthread_barrier_t started;
-__attribute__((noinline)) long count_odd(long n) {
-  long c = 0;
-  for (long i = 0; i < n; ++i) c += (i * 7919) & 1;
-  return c;
-}
-__attribute__((noinline)) long sum_squares(long n) {
-  long s = 0;
-  for (long i = 0; i < n; ++i) s += i * i;
-  return s;
-}
-static void *odd(void *a) { pthread_barrier_wait(&started); return (void *)count_odd(300000); }
-static void *squares(void *a) { pthread_barrier_wait(&started); return (void *)sum_squares(300000); }
-volatile long result;
-int main(void) {
-  pthread_t t[2];
-  void *r;
-  pthread_barrier_init(&started, 0, 2);
-  pthread_create(&t[0], 0, odd, 0);
-  pthread_create(&t[1], 0, squares, 0);
-  for (int i = 0; i < 2; ++i) { pthread_join(t[i], &r); result += (long)r; }
-  return 0;
-}
-C
-"$CLANG" -O2 -fbasic-block-address-map -pthread "$work/threads.c" -o "$work/threads" || exit 1
+"$CLANG" -O2 -fbasic-block-address-map -pthread "$SRC/test/programs/two_threads.c" \
+  -o "$work/threads" || exit 1
 run "$MLGO_RA" trace record --binary "$work/threads" -o "$work/threads.bbtrace" -- "$work/threads"
 check "a threaded program is recorded" [ "$code" = 0 ]
 run "$MLGO_RA" trace show "$work/threads.bbtrace" --json
