@@ -36,12 +36,14 @@ public:
   /// Cycles before \p Cycle will not be booked any more: their masks can serve later
   /// cycles.
   void advanceTo(uint64_t Cycle) {
+    if (Cycle <= Cleared)
+      return;
     if (Cycle - Cleared >= Window)
       std::fill(Busy.begin(), Busy.end(), 0);
     else
       for (uint64_t C = Cleared; C < Cycle; ++C)
         Busy[C & (Window - 1)] = 0;
-    Cleared = std::max(Cleared, Cycle);
+    Cleared = Cycle;
   }
   /// Bookings must end before this cycle.
   uint64_t limit() const { return Cleared + Window; }
@@ -56,18 +58,20 @@ private:
 /// A first-in first-out queue of at most Capacity items (a power of two), in a ring.
 template <typename T> class Ring {
 public:
-  explicit Ring(size_t Capacity) : Items(llvm::PowerOf2Ceil(Capacity)) {}
+  explicit Ring(size_t Capacity)
+      : Items(llvm::PowerOf2Ceil(Capacity)), Mask(Items.size() - 1) {}
   bool empty() const { return Head == Tail; }
   size_t size() const { return Tail - Head; }
-  const T &front() const { return Items[Head & (Items.size() - 1)]; }
+  const T &front() const { return Items[Head & Mask]; }
   void pop() { ++Head; }
   void push(const T &Item) {
     assert(size() < Items.size() && "a ring holds at most its capacity");
-    Items[Tail++ & (Items.size() - 1)] = Item;
+    Items[Tail++ & Mask] = Item;
   }
 
 private:
   std::vector<T> Items;
+  size_t Mask;
   size_t Head = 0, Tail = 0;
 };
 
@@ -80,6 +84,8 @@ public:
 
   /// Instructions that issue by \p Cycle have left.
   void advanceTo(uint64_t Cycle) {
+    if (Cycle <= Through)
+      return;
     if (Cycle - Through >= Window) {
       std::fill(Leaving.begin(), Leaving.end(), 0);
       Waiting = 0;
@@ -89,7 +95,7 @@ public:
         Leaving[C % Window] = 0;
       }
     }
-    Through = std::max(Through, Cycle);
+    Through = Cycle;
   }
   /// The next cycle after the last advance in which an instruction leaves.
   uint64_t nextLeaving() const {
