@@ -32,7 +32,44 @@ struct TrainFlags {
   bool Json = false;
   bool Validate = false;
   std::vector<std::string> HeldOut; ///< TRACE[:BINARY]
+  std::vector<std::string> Jobs;    ///< [NAME=]CORPUS,TRACE,BINARY
+  std::string JobFile;
 };
+
+/// The programs of --job-file, then of --job ([NAME=]CORPUS,TRACE,BINARY).
+llvm::Error parseJobs(TrainFlags &F) {
+  TrainOptions &O = F.Options;
+  if (F.Jobs.empty() && F.JobFile.empty())
+    return llvm::Error::success();
+  for (auto [Value, Name] : {std::pair{&O.Corpus, "--corpus"},
+                             {&O.Trace, "--trace"},
+                             {&O.Baseline, "--baseline"}})
+    if (!Value->empty())
+      return inputError(Name, "cannot be given with --job or --job-file (give the program "
+                              "as a job)");
+  if (!F.JobFile.empty()) {
+    auto Read = readJobFile(F.JobFile);
+    if (!Read)
+      return Read.takeError();
+    O.Programs = std::move(*Read);
+  }
+  for (const std::string &Given : F.Jobs) {
+    llvm::StringRef Rest = Given, Name;
+    size_t Equals = Rest.find('='), Comma = Rest.find(',');
+    if (Equals != llvm::StringRef::npos && Equals < Comma) {
+      Name = Rest.substr(0, Equals);
+      Rest = Rest.substr(Equals + 1);
+    }
+    llvm::SmallVector<llvm::StringRef, 3> Parts;
+    Rest.split(Parts, ',');
+    if (Parts.size() != 3 || llvm::any_of(Parts, [](llvm::StringRef P) { return P.empty(); }) ||
+        (Equals < Comma && Name.empty()))
+      return inputError("--job", "'{}' is not [NAME=]CORPUS,TRACE,BINARY", Given);
+    O.Programs.push_back(
+        namedProgram(Name.str(), Parts[0].str(), Parts[1].str(), Parts[2].str()));
+  }
+  return checkProgramNames(O.Programs);
+}
 
 /// --validate-trace's TRACE[:BINARY]: the binary after the last colon.
 llvm::Error parseHeldOut(TrainFlags &F) {
@@ -60,7 +97,8 @@ void printValidation(const Json &Record) {
                               V["mode"].get<std::string>());
   for (const Json &T : V["traces"])
     llvm::outs() << fmt::format(
-        "  {} ({}): best {}, start ({}) {}; {} functions changed\n",
+        "  {}{} ({}): best {}, start ({}) {}; {} functions changed\n",
+        T.contains("job") ? "job " + T["job"].get<std::string>() + ": " : "",
         T["trace"].get<std::string>(),
         T["held_out"].get<bool>() ? "held out" : "the training trace",
         percent(T, "best_speedup"), V["start"].get<std::string>(),
@@ -79,12 +117,14 @@ int train(TrainFlags &F) {
                    << " written to " << Path << "\n";
     return Success;
   }
+  if (llvm::Error E = parseJobs(F))
+    return reportError(std::move(E));
   for (auto [Value, Name] : {std::pair{&F.Options.Corpus, "--corpus"},
                              {&F.Options.Trace, "--trace"},
                              {&F.Options.Baseline, "--baseline"},
                              {&F.Options.Output, "--output"}})
-    if (Value->empty())
-      return reportError(inputError(Name, "is required (unless --report)"));
+    if (Value->empty() && (Name == std::string("--output") || F.Options.Programs.empty()))
+      return reportError(inputError(Name, "is required (unless --report, or with jobs)"));
   if (auto Exit = resolveCpuOption(F.Options.CPU, ""))
     return *Exit;
   if (llvm::Error E =
@@ -116,10 +156,17 @@ int train(TrainFlags &F) {
     ++Done;
     uint64_t Step = Record["step"].get<uint64_t>();
     double Left = Elapsed / Done * (F.Options.Iterations - Step - 1);
+    std::string PerJob;
+    if (Record.contains("jobs")) {
+      for (const Json &J : Record["jobs"])
+        PerJob += fmt::format("{}{} {}", PerJob.empty() ? " (" : ", ",
+                              J["name"].get<std::string>(), percent(J, "unperturbed_speedup"));
+      PerJob += ")";
+    }
     std::string Line = fmt::format(
-        "step {}/{}: unperturbed {}, perturbations {} .. {}, best {}, {} failed{}, "
+        "step {}/{}: unperturbed {}{}, perturbations {} .. {}, best {}, {} failed{}, "
         "{:.1f} s (compile {:.1f}, replay {:.1f}), eta {:.0f} s",
-        Step + 1, F.Options.Iterations, percent(Record, "unperturbed_speedup"),
+        Step + 1, F.Options.Iterations, percent(Record, "unperturbed_speedup"), PerJob,
         percent(Record, "reward_min"), percent(Record, "reward_max"),
         percent(Record, "best_speedup"), Record["failures"].get<unsigned>(),
         Record["skipped"].get<bool>() ? ", step skipped" : "", Record["seconds"].get<double>(),
@@ -139,6 +186,12 @@ int train(TrainFlags &F) {
                     {"best_speedup", R->BestSpeedup},
                     {"best_policy", R->BestPolicy},
                     {"output", F.Options.Output}};
+    if (!R->FinalJobSpeedups.empty()) {
+      Json Jobs = Json::array();
+      for (const auto &[Name, Speedup] : R->FinalJobSpeedups)
+        Jobs.push_back({{"name", Name}, {"final_speedup", Speedup ? Json(*Speedup) : Json()}});
+      Summary["jobs"] = std::move(Jobs);
+    }
     if (!R->Validation.is_null())
       Summary["validation"] = R->Validation["validation"];
     auto Text = serializeJson(Summary, "stdout");
@@ -152,6 +205,14 @@ int train(TrainFlags &F) {
       "{:+.3f}% at the last step, best {:+.3f}% ({})\n",
       R->Steps, F.Options.Output, 100 * R->InitialSpeedup, 100 * R->FinalSpeedup,
       100 * R->BestSpeedup, R->BestPolicy);
+  if (!R->FinalJobSpeedups.empty()) {
+    std::string PerJob;
+    for (const auto &[Name, Speedup] : R->FinalJobSpeedups)
+      PerJob += fmt::format("{}{} {}", PerJob.empty() ? "" : ", ", Name,
+                            Speedup ? fmt::format("{:+.3f}%", 100 * *Speedup) : "n/a");
+    llvm::outs() << "train: per job at the last step (the mean is the reward): " << PerJob
+                 << "\n";
+  }
   if (!R->Validation.is_null())
     printValidation(R->Validation);
   return Success;
@@ -179,6 +240,17 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--baseline", O.Baseline,
                   "The binary the trace was recorded on (code of traced functions the "
                   "corpus does not define)");
+  Cmd->add_option("--job", Flags->Jobs,
+                  "[NAME=]CORPUS,TRACE,BINARY: a program to train on, instead of --corpus, "
+                  "--trace and --baseline (repeatable; NAME defaults to the trace's name "
+                  "without extension, and names must differ). A policy's reward is the mean "
+                  "of its predicted speedups over each program's default; an evaluation "
+                  "that fails on one program fails as a whole (its pair is dropped)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  Cmd->add_option("--job-file", Flags->JobFile,
+                  "A JSON list of jobs, [{\"name\": ..., \"corpus\": ..., \"trace\": ..., "
+                  "\"baseline\": ...}] (name optional; relative paths from the file's "
+                  "directory), before the --job ones");
   Cmd->add_option("-o,--output", O.Output, "The training directory");
   Cmd->add_option("--iterations", O.Iterations, "Steps in all (a resumed run included)")
       ->default_val(O.Iterations);
@@ -228,7 +300,8 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--validate-trace", Flags->HeldOut,
                   "TRACE[:BINARY]: a held-out trace, the program run on another input, "
                   "recorded on BINARY (default: --baseline, the same binary); the best "
-                  "policy is validated on it too (repeatable)")
+                  "policy is validated on it too (repeatable; not with several jobs, whose "
+                  "whole traces are each validated)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   Cmd->add_flag("--validate", Flags->Validate,
                 "Validate the best policy of the run in the output directory without "
