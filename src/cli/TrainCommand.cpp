@@ -13,6 +13,7 @@
 #include "train/Train.h"
 
 #include "llvm/Support/raw_ostream.h"
+#include <cmath>
 #include <fmt/format.h>
 #include <thread>
 
@@ -22,7 +23,9 @@ namespace {
 std::string percent(const Json &Record, const char *Key) {
   if (!Record.contains(Key) || !Record[Key].is_number())
     return "n/a";
-  return fmt::format("{:+.3f}%", 100 * Record[Key].get<double>());
+  // The best speedup before any evaluation succeeded is the lowest double.
+  double Value = 100 * Record[Key].get<double>();
+  return std::isfinite(Value) ? fmt::format("{:+.3f}%", Value) : "n/a";
 }
 
 struct TrainFlags {
@@ -232,7 +235,10 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
       "log.jsonl; --resume continues a run. At the end, the best policy is validated: "
       "replayed on the whole trace (not the training shard; exactly, or with --engine mca "
       "by fast replay) and on the --validate-trace traces, against default and the start "
-      "policy (a 'validation' record in log.jsonl, and the summary).");
+      "policy (a 'validation' record in log.jsonl, and the summary). With --job or "
+      "--job-file, several programs at once: a policy's reward is the mean of its "
+      "predicted speedups over each program's default, and an evaluation that fails on "
+      "one program fails as a whole (its antithetic pair is dropped).");
   // The last of a repeated option wins, as in compilers: scripts append overrides.
   Cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   Cmd->add_option("--corpus", O.Corpus, "The subset corpus (from subset)");
@@ -305,8 +311,8 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   Cmd->add_flag("--validate", Flags->Validate,
                 "Validate the best policy of the run in the output directory without "
-                "training (give the run's --corpus, --trace, --baseline, --init, --mcpu "
-                "and --engine): replay it on the whole trace and the --validate-trace "
+                "training (give the run's --corpus, --trace, --baseline or its jobs, "
+                "--init, --mcpu and --engine): replay it on the whole trace and the --validate-trace "
                 "traces, append the record to DIR/log.jsonl, and exit");
   Cmd->add_option("--report", Flags->Report,
                   "Write DIR/reward.svg from DIR/log.jsonl (the reward curve and the "

@@ -115,7 +115,8 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Opts);
 /// Validates the best policy of the run in Opts.Output (train --validate) without
 /// training: replays it exactly on the whole trace and on Opts.HeldOut, against
 /// `default` and the start policy, and appends the record to the run's log. Opts must
-/// name the run's corpus, trace, start policy, CPU and engine. Returns the record.
+/// name the run's corpus and trace (or its jobs, each then validated), start policy,
+/// CPU and engine. Returns the record.
 llvm::Expected<Json> runValidation(const TrainOptions &Opts);
 
 /// Writes <Directory>/reward.svg from its log: the unperturbed policy's predicted speedup
