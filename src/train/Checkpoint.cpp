@@ -29,8 +29,11 @@ Json trainSettings(const TrainOptions &Opts) {
       const SpanSettings &Spans = P.Spans ? *P.Spans : Opts.Spans;
       Samples.push_back(Spans.samples() ? samplingName(Spans) : "none");
     }
-    Settings["jobs"] = std::move(Jobs);
     Settings["sample"] = std::move(Samples);
+    // First: a resume with other programs is refused for them, not for their shards.
+    Json WithJobs = {{"jobs", std::move(Jobs)}};
+    WithJobs.update(Settings);
+    return WithJobs;
   }
   return Settings;
 }

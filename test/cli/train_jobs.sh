@@ -76,13 +76,19 @@ check "the policy changes the workload's code (a speedup not 0)" \
   [ "$(step_field "$work/j/log.jsonl" 0 'r["jobs"][1]["unperturbed_speedup"] != 0')" = True ]
 
 # A resumed run must have the run's jobs, in order.
-for other in "--job $app" "--job $wl --job $app" "--corpus $work/subset --trace $work/app.bbtrace --baseline $work/app"; do
+written="^mlgo-ra: error: $work/j/checkpoint.json: was written with"
+for other in "--job $app" "--job $wl --job $app"; do
   # shellcheck disable=SC2086
   run train "$work/j" 3 $other --resume
   check "resuming with other jobs ($other) is bad input (2)" [ "$code" = 2 ]
-  check "in one line naming the checkpoint" \
-    [ "$(wc -l <<<"$err")" = 1 ] && grep -q "^mlgo-ra: error: $work/j/checkpoint.json: was written with " <<<"$err"
+  check "in one line naming the run's jobs" \
+    [ "$(wc -l <<<"$err")" = 1 ] &&
+    grep -q "$written jobs \[{\"name\":\"app\",\"corpus\":\"$work/subset\",.*{\"name\":\"wl\",.*\], not \[" <<<"$err"
 done
+run train "$work/j" 3 --resume --corpus "$work/subset" --trace "$work/app.bbtrace" \
+  --baseline "$work/app"
+check "resuming without jobs is bad input (2)" [ "$code" = 2 ]
+check "in one line" [ "$(wc -l <<<"$err")" = 1 ] && grep -q "$written corpus none, not " <<<"$err"
 check "the run is left as it was" [ "$(grep -c '^{"step"' "$work/j/log.jsonl")" = 2 ]
 
 # Names: unique, words.
