@@ -5,6 +5,8 @@
 /// appends to a JSON-lines log and rewrites a checkpoint atomically, so a run that is
 /// killed resumes where its last step ended and yields the same rewards. A run ends by
 /// validating its best policy on the whole trace and held-out traces (Validation.h).
+/// With several programs (jobs, JobSet.h), a policy's reward is the mean of its
+/// predicted speedups over each program's `default`.
 #pragma once
 
 #include "replay/EngineKind.h"
