@@ -312,8 +312,8 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_flag("--validate", Flags->Validate,
                 "Validate the best policy of the run in the output directory without "
                 "training (give the run's --corpus, --trace, --baseline or its jobs, "
-                "--init, --mcpu and --engine): replay it on the whole trace and the --validate-trace "
-                "traces, append the record to DIR/log.jsonl, and exit");
+                "--init, --mcpu and --engine): replay it on the whole trace and the "
+                "--validate-trace traces, append the record to DIR/log.jsonl, and exit");
   Cmd->add_option("--report", Flags->Report,
                   "Write DIR/reward.svg from DIR/log.jsonl (the reward curve and the "
                   "validation points) and, once validated, DIR/report.md (the validation "

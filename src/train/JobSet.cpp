@@ -95,13 +95,25 @@ llvm::Error checkProgramNames(const std::vector<TrainProgram> &Programs) {
   return llvm::Error::success();
 }
 
+llvm::Error inJob(llvm::StringRef Name, llvm::Error E) {
+  return llvm::handleErrors(
+      std::move(E), [&](std::unique_ptr<llvm::ErrorInfoBase> Info) -> llvm::Error {
+        // Bad input names its file already, and keeps its exit code (2).
+        if (Info->isA<InputError>())
+          return llvm::Error(std::move(Info));
+        return stageError("job {}: {}", Name, Info->message());
+      });
+}
+
 llvm::Expected<std::unique_ptr<JobSet>> JobSet::create(const TrainOptions &Given,
                                                        bool Replaying) {
   std::unique_ptr<JobSet> Set(new JobSet());
   Set->Opts = Given;
   Set->Programs = trainPrograms(Given);
-  if (llvm::Error E = checkProgramNames(Set->Programs))
-    return E;
+  // A classic run's name (its trace's stem) is only a label: any file name will do.
+  if (Set->hasJobs())
+    if (llvm::Error E = checkProgramNames(Set->Programs))
+      return E;
   // As replay does: each trace's binary is the reference of its fast replays. Every
   // program is checked before any trace is read.
   for (const TrainProgram &P : Set->Programs)
@@ -149,9 +161,7 @@ llvm::Error JobSet::makeEvaluators(const std::string &NamePrefix) {
     Evaluating.Compiling.TimeoutSeconds = Opts.CompileTimeoutSeconds;
     auto Made = Evaluator::create(Evaluating);
     if (!Made)
-      return hasJobs() ? stageError("job {}: {}", Programs[I].Name,
-                                    llvm::toString(Made.takeError()))
-                       : Made.takeError();
+      return hasJobs() ? inJob(Programs[I].Name, Made.takeError()) : Made.takeError();
     Evaluators.push_back(std::move(*Made));
   }
   return llvm::Error::success();

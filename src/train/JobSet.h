@@ -26,6 +26,9 @@ std::vector<TrainProgram> trainPrograms(const TrainOptions &Opts);
 /// \p Opts for program \p P alone: its corpus, trace and binary.
 TrainOptions programOptions(const TrainOptions &Opts, const TrainProgram &P);
 
+/// \p E as failed in job \p Name: a stage failure prefixed with "job NAME: ".
+llvm::Error inJob(llvm::StringRef Name, llvm::Error E);
+
 class JobSet {
 public:
   /// Checks each program's trace against its binary and, with \p Replaying, reads it

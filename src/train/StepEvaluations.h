@@ -39,7 +39,8 @@ struct StepShare {
 };
 
 /// Evaluates the share's indexes of \p Evaluations around \p Parameters along
-/// \p Directions on every program of \p Eval. Fails only when interrupted; a failed evaluation is recorded in it.
+/// \p Directions on every program of \p Eval. Fails only when interrupted; a failed
+/// evaluation is recorded in it.
 llvm::Error evaluateShare(JobSet &Eval, const Policy &Init,
                           const std::vector<float> &Parameters,
                           const std::vector<std::vector<float>> &Directions,

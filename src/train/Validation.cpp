@@ -141,9 +141,9 @@ llvm::Expected<Json> validateJobs(JobSet &Jobs, const Policy &Start, uint64_t St
     auto Validated =
         validateBest(Jobs.evaluator(I), Start, Jobs.optionsOf(I), Jobs.context(I), Steps);
     if (!Validated)
-      return Jobs.hasJobs() ? stageError("job {}: validation: {}", Jobs.program(I).Name,
-                                         llvm::toString(Validated.takeError()))
-                            : Validated.takeError();
+      return Jobs.hasJobs()
+                 ? inJob(Jobs.program(I).Name + ": validation", Validated.takeError())
+                 : Validated.takeError();
     if (!Jobs.hasJobs())
       return Validated;
     Json &V = (*Validated)["validation"];
