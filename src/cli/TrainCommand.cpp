@@ -13,6 +13,7 @@
 #include "train/Train.h"
 
 #include "llvm/Support/raw_ostream.h"
+#include <cmath>
 #include <fmt/format.h>
 #include <thread>
 
@@ -22,7 +23,9 @@ namespace {
 std::string percent(const Json &Record, const char *Key) {
   if (!Record.contains(Key) || !Record[Key].is_number())
     return "n/a";
-  return fmt::format("{:+.3f}%", 100 * Record[Key].get<double>());
+  // The best speedup before any evaluation succeeded is the lowest double.
+  double Value = 100 * Record[Key].get<double>();
+  return std::isfinite(Value) ? fmt::format("{:+.3f}%", Value) : "n/a";
 }
 
 struct TrainFlags {
@@ -32,7 +35,44 @@ struct TrainFlags {
   bool Json = false;
   bool Validate = false;
   std::vector<std::string> HeldOut; ///< TRACE[:BINARY]
+  std::vector<std::string> Jobs;    ///< [NAME=]CORPUS,TRACE,BINARY
+  std::string JobFile;
 };
+
+/// The programs of --job-file, then of --job ([NAME=]CORPUS,TRACE,BINARY).
+llvm::Error parseJobs(TrainFlags &F) {
+  TrainOptions &O = F.Options;
+  if (F.Jobs.empty() && F.JobFile.empty())
+    return llvm::Error::success();
+  for (auto [Value, Name] : {std::pair{&O.Corpus, "--corpus"},
+                             {&O.Trace, "--trace"},
+                             {&O.Baseline, "--baseline"}})
+    if (!Value->empty())
+      return inputError(Name, "cannot be given with --job or --job-file (give the program "
+                              "as a job)");
+  if (!F.JobFile.empty()) {
+    auto Read = readJobFile(F.JobFile);
+    if (!Read)
+      return Read.takeError();
+    O.Programs = std::move(*Read);
+  }
+  for (const std::string &Given : F.Jobs) {
+    llvm::StringRef Rest = Given, Name;
+    size_t Equals = Rest.find('='), Comma = Rest.find(',');
+    if (Equals != llvm::StringRef::npos && Equals < Comma) {
+      Name = Rest.substr(0, Equals);
+      Rest = Rest.substr(Equals + 1);
+    }
+    llvm::SmallVector<llvm::StringRef, 3> Parts;
+    Rest.split(Parts, ',');
+    if (Parts.size() != 3 || llvm::any_of(Parts, [](llvm::StringRef P) { return P.empty(); }) ||
+        (Equals < Comma && Name.empty()))
+      return inputError("--job", "'{}' is not [NAME=]CORPUS,TRACE,BINARY", Given);
+    O.Programs.push_back(
+        namedProgram(Name.str(), Parts[0].str(), Parts[1].str(), Parts[2].str()));
+  }
+  return checkProgramNames(O.Programs);
+}
 
 /// --validate-trace's TRACE[:BINARY]: the binary after the last colon.
 llvm::Error parseHeldOut(TrainFlags &F) {
@@ -60,7 +100,8 @@ void printValidation(const Json &Record) {
                               V["mode"].get<std::string>());
   for (const Json &T : V["traces"])
     llvm::outs() << fmt::format(
-        "  {} ({}): best {}, start ({}) {}; {} functions changed\n",
+        "  {}{} ({}): best {}, start ({}) {}; {} functions changed\n",
+        T.contains("job") ? "job " + T["job"].get<std::string>() + ": " : "",
         T["trace"].get<std::string>(),
         T["held_out"].get<bool>() ? "held out" : "the training trace",
         percent(T, "best_speedup"), V["start"].get<std::string>(),
@@ -79,12 +120,14 @@ int train(TrainFlags &F) {
                    << " written to " << Path << "\n";
     return Success;
   }
+  if (llvm::Error E = parseJobs(F))
+    return reportError(std::move(E));
   for (auto [Value, Name] : {std::pair{&F.Options.Corpus, "--corpus"},
                              {&F.Options.Trace, "--trace"},
                              {&F.Options.Baseline, "--baseline"},
                              {&F.Options.Output, "--output"}})
-    if (Value->empty())
-      return reportError(inputError(Name, "is required (unless --report)"));
+    if (Value->empty() && (Name == std::string("--output") || F.Options.Programs.empty()))
+      return reportError(inputError(Name, "is required (unless --report, or with jobs)"));
   if (auto Exit = resolveCpuOption(F.Options.CPU, ""))
     return *Exit;
   if (llvm::Error E =
@@ -116,10 +159,17 @@ int train(TrainFlags &F) {
     ++Done;
     uint64_t Step = Record["step"].get<uint64_t>();
     double Left = Elapsed / Done * (F.Options.Iterations - Step - 1);
+    std::string PerJob;
+    if (Record.contains("jobs")) {
+      for (const Json &J : Record["jobs"])
+        PerJob += fmt::format("{}{} {}", PerJob.empty() ? " (" : ", ",
+                              J["name"].get<std::string>(), percent(J, "unperturbed_speedup"));
+      PerJob += ")";
+    }
     std::string Line = fmt::format(
-        "step {}/{}: unperturbed {}, perturbations {} .. {}, best {}, {} failed{}, "
+        "step {}/{}: unperturbed {}{}, perturbations {} .. {}, best {}, {} failed{}, "
         "{:.1f} s (compile {:.1f}, replay {:.1f}), eta {:.0f} s",
-        Step + 1, F.Options.Iterations, percent(Record, "unperturbed_speedup"),
+        Step + 1, F.Options.Iterations, percent(Record, "unperturbed_speedup"), PerJob,
         percent(Record, "reward_min"), percent(Record, "reward_max"),
         percent(Record, "best_speedup"), Record["failures"].get<unsigned>(),
         Record["skipped"].get<bool>() ? ", step skipped" : "", Record["seconds"].get<double>(),
@@ -139,6 +189,12 @@ int train(TrainFlags &F) {
                     {"best_speedup", R->BestSpeedup},
                     {"best_policy", R->BestPolicy},
                     {"output", F.Options.Output}};
+    if (!R->FinalJobSpeedups.empty()) {
+      Json Jobs = Json::array();
+      for (const auto &[Name, Speedup] : R->FinalJobSpeedups)
+        Jobs.push_back({{"name", Name}, {"final_speedup", Speedup ? Json(*Speedup) : Json()}});
+      Summary["jobs"] = std::move(Jobs);
+    }
     if (!R->Validation.is_null())
       Summary["validation"] = R->Validation["validation"];
     auto Text = serializeJson(Summary, "stdout");
@@ -152,6 +208,14 @@ int train(TrainFlags &F) {
       "{:+.3f}% at the last step, best {:+.3f}% ({})\n",
       R->Steps, F.Options.Output, 100 * R->InitialSpeedup, 100 * R->FinalSpeedup,
       100 * R->BestSpeedup, R->BestPolicy);
+  if (!R->FinalJobSpeedups.empty()) {
+    std::string PerJob;
+    for (const auto &[Name, Speedup] : R->FinalJobSpeedups)
+      PerJob += fmt::format("{}{} {}", PerJob.empty() ? "" : ", ", Name,
+                            Speedup ? fmt::format("{:+.3f}%", 100 * *Speedup) : "n/a");
+    llvm::outs() << "train: per job at the last step (the mean is the reward): " << PerJob
+                 << "\n";
+  }
   if (!R->Validation.is_null())
     printValidation(R->Validation);
   return Success;
@@ -171,7 +235,10 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
       "log.jsonl; --resume continues a run. At the end, the best policy is validated: "
       "replayed on the whole trace (not the training shard; exactly, or with --engine mca "
       "by fast replay) and on the --validate-trace traces, against default and the start "
-      "policy (a 'validation' record in log.jsonl, and the summary).");
+      "policy (a 'validation' record in log.jsonl, and the summary). With --job or "
+      "--job-file, several programs at once: a policy's reward is the mean of its "
+      "predicted speedups over each program's default, and an evaluation that fails on "
+      "one program fails as a whole (its antithetic pair is dropped).");
   // The last of a repeated option wins, as in compilers: scripts append overrides.
   Cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   Cmd->add_option("--corpus", O.Corpus, "The subset corpus (from subset)");
@@ -179,6 +246,17 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--baseline", O.Baseline,
                   "The binary the trace was recorded on (code of traced functions the "
                   "corpus does not define)");
+  Cmd->add_option("--job", Flags->Jobs,
+                  "[NAME=]CORPUS,TRACE,BINARY: a program to train on, instead of --corpus, "
+                  "--trace and --baseline (repeatable; NAME defaults to the trace's name "
+                  "without extension, and names must differ). A policy's reward is the mean "
+                  "of its predicted speedups over each program's default; an evaluation "
+                  "that fails on one program fails as a whole (its pair is dropped)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  Cmd->add_option("--job-file", Flags->JobFile,
+                  "A JSON list of jobs, [{\"name\": ..., \"corpus\": ..., \"trace\": ..., "
+                  "\"baseline\": ...}] (name optional; relative paths from the file's "
+                  "directory), before the --job ones");
   Cmd->add_option("-o,--output", O.Output, "The training directory");
   Cmd->add_option("--iterations", O.Iterations, "Steps in all (a resumed run included)")
       ->default_val(O.Iterations);
@@ -228,13 +306,14 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--validate-trace", Flags->HeldOut,
                   "TRACE[:BINARY]: a held-out trace, the program run on another input, "
                   "recorded on BINARY (default: --baseline, the same binary); the best "
-                  "policy is validated on it too (repeatable)")
+                  "policy is validated on it too (repeatable; not with several jobs, whose "
+                  "whole traces are each validated)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   Cmd->add_flag("--validate", Flags->Validate,
                 "Validate the best policy of the run in the output directory without "
-                "training (give the run's --corpus, --trace, --baseline, --init, --mcpu "
-                "and --engine): replay it on the whole trace and the --validate-trace "
-                "traces, append the record to DIR/log.jsonl, and exit");
+                "training (give the run's --corpus, --trace, --baseline or its jobs, "
+                "--init, --mcpu and --engine): replay it on the whole trace and the "
+                "--validate-trace traces, append the record to DIR/log.jsonl, and exit");
   Cmd->add_option("--report", Flags->Report,
                   "Write DIR/reward.svg from DIR/log.jsonl (the reward curve and the "
                   "validation points) and, once validated, DIR/report.md (the validation "

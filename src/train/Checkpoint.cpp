@@ -18,6 +18,23 @@ Json trainSettings(const TrainOptions &Opts) {
   // Only when not MCA: checkpoints from before the flow engine resume as they are.
   if (Opts.Engine != EngineKind::Mca)
     Settings["engine"] = engineName(Opts.Engine);
+  // With jobs: the programs, in order, and each one's shard in place of the classic
+  // run's corpus, trace and shard (a classic run's checkpoint is as before jobs).
+  if (!Opts.Programs.empty()) {
+    Settings.erase("corpus");
+    Settings.erase("trace");
+    Json Jobs = Json::array(), Samples = Json::array();
+    for (const TrainProgram &P : Opts.Programs) {
+      Jobs.push_back({{"name", P.Name}, {"corpus", P.Corpus}, {"trace", P.Trace}});
+      const SpanSettings &Spans = P.Spans ? *P.Spans : Opts.Spans;
+      Samples.push_back(Spans.samples() ? samplingName(Spans) : "none");
+    }
+    Settings["sample"] = std::move(Samples);
+    // First: a resume with other programs is refused for them, not for their shards.
+    Json WithJobs = {{"jobs", std::move(Jobs)}};
+    WithJobs.update(Settings);
+    return WithJobs;
+  }
   return Settings;
 }
 

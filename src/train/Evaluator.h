@@ -41,6 +41,9 @@ struct Evaluation {
   double CompileSeconds = 0, ReplaySeconds = 0;
   bool CompileReused = false; ///< every object came from the compile memo
   bool ReplayReused = false;  ///< the same objects were replayed before
+  /// With jobs (JobSet.h): each program's speedup, in the run's order; Speedup is their
+  /// mean, Cycles and Decisions their sums.
+  std::vector<double> JobSpeedups;
 };
 
 class Evaluator {

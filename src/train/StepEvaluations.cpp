@@ -17,7 +17,9 @@ Json StepEvaluation::toJSON() const {
                      {"replay_seconds", Result->ReplaySeconds},
                      {"compile_reused", Result->CompileReused},
                      {"replay_reused", Result->ReplayReused}};
-  else
+  if (Result && !Result->JobSpeedups.empty())
+    Out["result"]["job_speedups"] = Result->JobSpeedups;
+  if (!Result)
     Out["failure"] = Failure;
   return Out;
 }
@@ -56,6 +58,8 @@ llvm::Expected<StepEvaluation> StepEvaluation::fromJSON(const Json &Value) {
     Fields.read(*R, "replay_seconds", Ev.ReplaySeconds);
     Fields.read(*R, "compile_reused", Ev.CompileReused);
     Fields.read(*R, "replay_reused", Ev.ReplayReused);
+    if (R->contains("job_speedups"))
+      Fields.read(*R, "job_speedups", Ev.JobSpeedups);
     E.Result = Ev;
   } else {
     Fields.read(Value, "failure", E.Failure);
@@ -87,7 +91,7 @@ Policy withParameters(const Policy &Init, const std::vector<float> &Parameters,
   return P;
 }
 
-llvm::Error evaluateShare(Evaluator &Eval, const Policy &Init,
+llvm::Error evaluateShare(JobSet &Eval, const Policy &Init,
                           const std::vector<float> &Parameters,
                           const std::vector<std::vector<float>> &Directions,
                           const StepShare &Share, std::vector<StepEvaluation> &Evaluations) {

@@ -5,7 +5,7 @@
 /// results travel as JSON between ranks.
 #pragma once
 
-#include "Evaluator.h"
+#include "JobSet.h"
 #include "policy/Policy.h"
 #include "support/Json.h"
 
@@ -39,8 +39,9 @@ struct StepShare {
 };
 
 /// Evaluates the share's indexes of \p Evaluations around \p Parameters along
-/// \p Directions. Fails only when interrupted; a failed evaluation is recorded in it.
-llvm::Error evaluateShare(Evaluator &Eval, const Policy &Init,
+/// \p Directions on every program of \p Eval. Fails only when interrupted; a failed
+/// evaluation is recorded in it.
+llvm::Error evaluateShare(JobSet &Eval, const Policy &Init,
                           const std::vector<float> &Parameters,
                           const std::vector<std::vector<float>> &Directions,
                           const StepShare &Share, std::vector<StepEvaluation> &Evaluations);

@@ -6,6 +6,7 @@
 #include "Checkpoint.h"
 #include "Directions.h"
 #include "Evaluator.h"
+#include "JobSet.h"
 #include "Gradient.h"
 #include "RunDirectory.h"
 #include "StepEvaluations.h"
@@ -52,26 +53,10 @@ llvm::Error appendRecord(const std::string &LogPath, const Json &Record) {
   return appendLine(LogPath, *Line);
 }
 
-llvm::Expected<std::unique_ptr<Evaluator>>
-makeEvaluator(const TrainOptions &Opts, const std::string &NamePrefix,
-              ReplayContext *Context) {
-  EvaluatorOptions Evaluating;
-  Evaluating.Corpus = Opts.Corpus;
-  Evaluating.Replay = Context;
-  Evaluating.ReplayDefault = Context != nullptr;
-  Evaluating.WorkDir = Opts.Output + "/work";
-  Evaluating.NamePrefix = NamePrefix;
-  Evaluating.Compiling.CacheDir = Opts.CacheDir;
-  Evaluating.Compiling.Clang = Opts.Clang;
-  Evaluating.Compiling.PlanJobs = Opts.Jobs;
-  Evaluating.Compiling.TimeoutSeconds = Opts.CompileTimeoutSeconds;
-  return Evaluator::create(Evaluating);
-}
-
 /// Evaluates this rank's share of \p Step around \p Parameters and gathers every
 /// rank's evaluations on the leader.
 llvm::Expected<std::vector<StepEvaluation>>
-evaluateStep(Team &T, Evaluator &Eval, const Policy &Init, const TrainOptions &Opts,
+evaluateStep(Team &T, JobSet &Eval, const Policy &Init, const TrainOptions &Opts,
              uint64_t Step, const std::vector<float> &Parameters,
              std::vector<std::vector<float>> &Directions) {
   Directions.assign(Opts.Perturbations, {});
@@ -93,12 +78,11 @@ evaluateStep(Team &T, Evaluator &Eval, const Policy &Init, const TrainOptions &O
 }
 
 /// A rank other than the leader: evaluates its share of each step it is sent.
-llvm::Expected<TrainResult> follow(Team &T, const TrainOptions &Opts,
-                                   ReplayContext &Context) {
+llvm::Expected<TrainResult> follow(Team &T, JobSet &Jobs) {
+  const TrainOptions &Opts = Jobs.options();
   auto Init = loadInitialPolicy(Opts);
   if (!Init)
     return Init.takeError();
-  std::unique_ptr<Evaluator> Eval;
   uint64_t Step = 0;
   std::vector<float> Parameters;
   std::vector<std::vector<float>> Directions;
@@ -110,21 +94,18 @@ llvm::Expected<TrainResult> follow(Team &T, const TrainOptions &Opts,
       return TrainResult();
     // Only once the leader has checked and locked the output directory (it shares a
     // step after that) does this rank write into it.
-    if (!Eval) {
-      auto Made = makeEvaluator(Opts, variantPrefix(T), &Context);
-      if (!Made)
-        return Made.takeError();
-      Eval = std::move(*Made);
-    }
-    auto Evaluations = evaluateStep(T, *Eval, *Init, Opts, Step, Parameters, Directions);
+    if (!Jobs.haveEvaluators())
+      if (llvm::Error E = Jobs.makeEvaluators(variantPrefix(T)))
+        return E;
+    auto Evaluations = evaluateStep(T, Jobs, *Init, Opts, Step, Parameters, Directions);
     if (!Evaluations)
       return Evaluations.takeError();
   }
 }
 
 /// Rank 0 (or the only process): the optimizer, the log and the checkpoint.
-llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts,
-                                 ReplayContext &Context) {
+llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
+  const TrainOptions &Opts = Jobs.options();
   auto Init = loadInitialPolicy(Opts);
   if (!Init)
     return Init.takeError();
@@ -161,9 +142,8 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts,
     State.Optimizer = Adam(Size, Opts.StepSize);
     llvm::sys::fs::remove(LogPath);
   }
-  auto Eval = makeEvaluator(Opts, variantPrefix(T), &Context);
-  if (!Eval)
-    return Eval.takeError();
+  if (llvm::Error E = Jobs.makeEvaluators(variantPrefix(T)))
+    return E;
 
   TrainResult Result;
   Result.InitialSpeedup = State.InitialSpeedup;
@@ -175,7 +155,7 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts,
       return Shared.takeError();
     std::vector<std::vector<float>> Directions;
     auto Evaluated =
-        evaluateStep(T, **Eval, *Init, Opts, Step, State.Parameters, Directions);
+        evaluateStep(T, Jobs, *Init, Opts, Step, State.Parameters, Directions);
     if (!Evaluated)
       return Evaluated.takeError();
     std::vector<StepEvaluation> &Outcomes = *Evaluated;
@@ -201,6 +181,20 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts,
           std::accumulate(Rewards.begin(), Rewards.end(), 0.0) / Rewards.size();
       Record["reward_min"] = *std::min_element(Rewards.begin(), Rewards.end());
       Record["reward_max"] = *std::max_element(Rewards.begin(), Rewards.end());
+    }
+    // With jobs, the unperturbed policy's speedup on each program (its mean above).
+    if (Jobs.hasJobs()) {
+      Json PerJob = Json::array();
+      Result.FinalJobSpeedups.clear();
+      for (size_t J = 0; J < Jobs.size(); ++J) {
+        std::optional<double> Speedup;
+        if (Unperturbed && J < Unperturbed->JobSpeedups.size())
+          Speedup = Unperturbed->JobSpeedups[J];
+        PerJob.push_back({{"name", Jobs.program(J).Name},
+                          {"unperturbed_speedup", Speedup ? Json(*Speedup) : Json(nullptr)}});
+        Result.FinalJobSpeedups.emplace_back(Jobs.program(J).Name, Speedup);
+      }
+      Record["jobs"] = std::move(PerJob);
     }
     if (Unperturbed) {
       if (Step == 0)
@@ -260,7 +254,7 @@ llvm::Expected<TrainResult> lead(Team &T, const TrainOptions &Opts,
   T.release();
   // Every run that has a best policy ends validated, a resumed one too.
   if (State.NextStep) {
-    auto Validated = validateBest(**Eval, *Init, Opts, &Context, State.NextStep);
+    auto Validated = validateJobs(Jobs, *Init, State.NextStep);
     if (!Validated)
       return Validated.takeError();
     if (llvm::Error E = appendRecord(LogPath, *Validated))
@@ -312,18 +306,12 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
     return inputError("--sigma", "{} is not a positive number", Given.Sigma);
   if (!(std::isfinite(Given.StepSize) && Given.StepSize > 0))
     return inputError("--step-size", "{} is not a positive number", Given.StepSize);
-  // As replay does: the trace's binary is the reference of every fast replay.
-  if (llvm::Error E = checkRecordedBinary(Given.Trace, Given.Baseline))
-    return E;
-  if (llvm::Error E = checkHeldOutTraces(Given))
-    return E;
-  // The trace is read once for every evaluation of the run; the automatic shard is the
-  // context's decision, and the checkpoint records it.
-  auto Replay = ReplayContext::create(trainReplayOptions(Given));
-  if (!Replay)
-    return Replay.takeError();
-  TrainOptions Opts = Given;
-  Opts.Spans = (*Replay)->options().Spans;
+  // Each trace is read once for every evaluation of the run; the automatic shard is
+  // its context's decision, and the checkpoint records it.
+  auto Jobs = JobSet::create(Given, /*Replaying=*/true);
+  if (!Jobs)
+    return Jobs.takeError();
+  const TrainOptions &Opts = (*Jobs)->options();
   std::unique_ptr<Team> T;
   if (Opts.Mpi) {
     auto Joined = mpiTeam();
@@ -333,7 +321,7 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
   } else {
     T = localTeam();
   }
-  auto Result = T->leader() ? lead(*T, Opts, **Replay) : follow(*T, Opts, **Replay);
+  auto Result = T->leader() ? lead(*T, **Jobs) : follow(*T, **Jobs);
   // The other ranks wait for this one: an error ends the whole job.
   if (!Result && T->size() > 1)
     T->abort(Opts.ReportError ? Opts.ReportError(Result.takeError()) : 1);
@@ -361,7 +349,7 @@ llvm::Expected<Json> runValidation(const TrainOptions &Opts) {
   if (!Settings)
     return Settings.takeError();
   Json Want = trainSettings(Opts);
-  for (const char *Key : {"corpus", "trace", "init", "cpu", "engine"}) {
+  for (const char *Key : {"corpus", "trace", "jobs", "init", "cpu", "engine"}) {
     Json Have = Settings->contains(Key) ? (*Settings)[Key] : Json();
     Json Given = Want.contains(Key) ? Want[Key] : Json();
     if (Have != Given)
@@ -375,17 +363,15 @@ llvm::Expected<Json> runValidation(const TrainOptions &Opts) {
     return Steps.takeError();
   if (!*Steps)
     return inputError(Out, "has no trained step yet: nothing to validate");
-  if (llvm::Error E = checkRecordedBinary(Opts.Trace, Opts.Baseline))
-    return E;
-  if (llvm::Error E = checkHeldOutTraces(Opts))
-    return E;
+  auto Jobs = JobSet::create(Opts, /*Replaying=*/false);
+  if (!Jobs)
+    return Jobs.takeError();
   auto Init = loadInitialPolicy(Opts);
   if (!Init)
     return Init.takeError();
-  auto Eval = makeEvaluator(Opts, "", nullptr);
-  if (!Eval)
-    return Eval.takeError();
-  auto Validated = validateBest(**Eval, *Init, Opts, nullptr, *Steps);
+  if (llvm::Error E = (*Jobs)->makeEvaluators(""))
+    return E;
+  auto Validated = validateJobs(**Jobs, *Init, *Steps);
   if (!Validated)
     return Validated.takeError();
   if (llvm::Error E = appendRecord(Out + "/" + TrainLogFile, *Validated))

@@ -5,6 +5,8 @@
 /// appends to a JSON-lines log and rewrites a checkpoint atomically, so a run that is
 /// killed resumes where its last step ended and yields the same rewards. A run ends by
 /// validating its best policy on the whole trace and held-out traces (Validation.h).
+/// With several programs (jobs, JobSet.h), a policy's reward is the mean of its
+/// predicted speedups over each program's `default`.
 #pragma once
 
 #include "replay/EngineKind.h"
@@ -13,6 +15,7 @@
 
 #include "llvm/Support/Error.h"
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,8 +32,26 @@ struct HeldOutTrace {
   std::string Binary; ///< the binary it was recorded on; empty: TrainOptions::Baseline
 };
 
+/// One program of a run with several (train --job, --job-file): its subset corpus, its
+/// trace and the binary the trace was recorded on.
+struct TrainProgram {
+  std::string Name; ///< unique in the run; shown in the log, the summary and the report
+  std::string Corpus, Trace, Baseline;
+  /// The shard its rewards replay: set by the run from the trace (as TrainOptions::Spans
+  /// in a classic run); none: TrainOptions::Spans.
+  std::optional<SpanSettings> Spans;
+};
+
 struct TrainOptions {
-  std::string Corpus, Trace, Baseline, Output;
+  /// The program of a classic run (train --corpus --trace --baseline); unused with
+  /// Programs.
+  std::string Corpus, Trace, Baseline;
+  std::string Output;
+  /// The programs of a run with jobs: a policy's reward is the mean of its predicted
+  /// speedups over each program's `default`; an evaluation that fails on one program
+  /// fails as a whole. Empty: the classic run of Corpus, Trace and Baseline, whose log
+  /// and checkpoint hold no job.
+  std::vector<TrainProgram> Programs;
   unsigned Iterations = 10;
   unsigned Perturbations = 4; ///< directions per step, each evaluated at +σ and -σ
   double Sigma = 0.05;
@@ -69,6 +90,9 @@ struct TrainResult {
   double InitialSpeedup = 0;  ///< the unperturbed policy's, at step 0
   double FinalSpeedup = 0;    ///< at the last step
   double BestSpeedup = 0;
+  /// With jobs (TrainOptions::Programs): per program, its name and the unperturbed
+  /// policy's predicted speedup at the last step (null if that evaluation failed).
+  std::vector<std::pair<std::string, std::optional<double>>> FinalJobSpeedups;
   std::string BestPolicy;     ///< its file
   bool Leader = true;         ///< false on the other ranks of an MPI job
   /// The log's validation record of the best policy (Validation.h); null if the run
@@ -76,13 +100,25 @@ struct TrainResult {
   Json Validation;
 };
 
+/// Whether the programs' names are unique and usable as directory names.
+llvm::Error checkProgramNames(const std::vector<TrainProgram> &Programs);
+
+/// Reads a job file (train --job-file): a JSON list of {"name" (optional: the trace's
+/// stem), "corpus", "trace", "baseline"}, relative paths from the file's directory.
+llvm::Expected<std::vector<TrainProgram>> readJobFile(llvm::StringRef Path);
+
+/// A program named after its trace's file name without extension (NAME= unless given).
+TrainProgram namedProgram(std::string Name, std::string Corpus, std::string Trace,
+                          std::string Baseline);
+
 /// Trains, or continues a run with Opts.Resume.
 llvm::Expected<TrainResult> runTrain(const TrainOptions &Opts);
 
 /// Validates the best policy of the run in Opts.Output (train --validate) without
 /// training: replays it exactly on the whole trace and on Opts.HeldOut, against
 /// `default` and the start policy, and appends the record to the run's log. Opts must
-/// name the run's corpus, trace, start policy, CPU and engine. Returns the record.
+/// name the run's corpus and trace (or its jobs, each then validated), start policy,
+/// CPU and engine. Returns the record.
 llvm::Expected<Json> runValidation(const TrainOptions &Opts);
 
 /// Writes <Directory>/reward.svg from its log: the unperturbed policy's predicted speedup

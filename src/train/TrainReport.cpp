@@ -1,8 +1,9 @@
 /// \file
 /// The reward curve of a training run as an SVG: the unperturbed policy's predicted
-/// speedup per step (a line) over the perturbations' range (a band), and the best
-/// policy's validation (points at the step it was validated after, labelled); the
-/// last validation also as DIR/report.md.
+/// speedup per step (a line) over the perturbations' range (a band), the best of those
+/// speedups so far (a dashed line), a legend, and the best policy's validation (points
+/// at the step it was validated after, labelled); the last validation also as
+/// DIR/report.md.
 #include "Train.h"
 #include "Validation.h"
 #include "support/Printable.h"
@@ -55,8 +56,12 @@ std::vector<ValidationPoint> validationPoints(const std::map<double, Json> &Reco
       bool HeldOut = findJsonField<bool>(Trace, "held_out").value_or(false);
       std::string Name = findJsonField<std::string>(Trace, "trace").value_or("?");
       Name = llvm::sys::path::filename(Name).str();
-      Points.push_back({std::max(0.0, Steps - 1), *Speedup,
-                        HeldOut ? "best, held out: " + Name : "best, whole trace", HeldOut});
+      // With jobs, a whole trace per job: named by its job.
+      std::optional<std::string> Job = findJsonField<std::string>(Trace, "job");
+      std::string Label = HeldOut ? "best, held out: " + Name : "best, whole trace";
+      if (Job && !HeldOut)
+        Label += ": " + *Job;
+      Points.push_back({std::max(0.0, Steps - 1), *Speedup, Label, HeldOut});
     }
   }
   return Points;
@@ -139,8 +144,14 @@ llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Direct
       return std::nullopt;
     return fmt::format("{:.1f},{:.1f} ", PX, PY);
   };
-  std::string Upper, Lower, Line;
+  std::string Upper, Lower, Line, BestLine;
+  std::optional<double> Best; // the best unperturbed speedup up to the step
   for (const StepPoint &P : Points) {
+    if (P.Unperturbed && (!Best || *P.Unperturbed > *Best))
+      Best = P.Unperturbed;
+    if (Best)
+      if (auto At = Point(P.Step, *Best))
+        BestLine += *At;
     if (P.Low && P.High) {
       auto Above = Point(P.Step, *P.High), Below = Point(P.Step, *P.Low);
       if (Above && Below) {
@@ -178,6 +189,27 @@ llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Direct
     Svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"#08519c\" "
                        "stroke-width=\"2\"><title>unperturbed policy</title></polyline>\n",
                        Line);
+  if (!BestLine.empty())
+    Svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"#238b45\" "
+                       "stroke-width=\"1.5\" stroke-dasharray=\"6 3\"><title>best so far"
+                       "</title></polyline>\n",
+                       BestLine);
+  // The legend, top left inside the plot: a sample of each series and its name.
+  struct LegendEntry {
+    const char *Name, *Sample;
+  };
+  const LegendEntry Legend[] = {
+      {"unperturbed policy", "stroke=\"#08519c\" stroke-width=\"2\""},
+      {"best so far", "stroke=\"#238b45\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\""},
+      {"perturbations: lowest to highest",
+       "stroke=\"#9ecae1\" stroke-opacity=\"0.8\" stroke-width=\"8\""}};
+  for (size_t I = 0; I < std::size(Legend); ++I) {
+    double LY = Top + 12 + 15 * I;
+    Svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" {3}/>"
+                       "<text x=\"{4}\" y=\"{5}\">{6}</text>\n",
+                       Left + 10, LY, Left + 34, Legend[I].Sample, Left + 40, LY + 4,
+                       Legend[I].Name);
+  }
   // The axes' names: steps along, predicted speedup up.
   Svg += fmt::format("<text x=\"{0:.1f}\" y=\"{1}\" text-anchor=\"middle\">training step"
                      "</text>\n<text transform=\"translate(16 {2:.1f}) rotate(-90)\" "

@@ -1,6 +1,7 @@
 /// \file
 /// Replaying the best policy, `default` and the start policy on whole traces.
 #include "Validation.h"
+#include "JobSet.h"
 #include "policy/Policy.h"
 #include "support/Error.h"
 
@@ -132,6 +133,35 @@ llvm::Expected<Json> validateBest(Evaluator &Eval, const Policy &Start,
       {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - Began)
                       .count()}};
   return Json{{"validation", std::move(Validation)}};
+}
+
+llvm::Expected<Json> validateJobs(JobSet &Jobs, const Policy &Start, uint64_t Steps) {
+  Json Record;
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    auto Validated =
+        validateBest(Jobs.evaluator(I), Start, Jobs.optionsOf(I), Jobs.context(I), Steps);
+    if (!Validated)
+      return Jobs.hasJobs()
+                 ? inJob(Jobs.program(I).Name + ": validation", Validated.takeError())
+                 : Validated.takeError();
+    if (!Jobs.hasJobs())
+      return Validated;
+    Json &V = (*Validated)["validation"];
+    for (Json &Trace : V["traces"]) {
+      Json Named = {{"job", Jobs.program(I).Name}}; // first: the trace's program
+      Named.update(Trace);
+      Trace = std::move(Named);
+    }
+    if (Record.is_null()) {
+      Record = std::move(*Validated);
+      continue;
+    }
+    Json &All = Record["validation"];
+    for (Json &Trace : V["traces"])
+      All["traces"].push_back(std::move(Trace));
+    All["seconds"] = All["seconds"].get<double>() + V["seconds"].get<double>();
+  }
+  return Record;
 }
 
 } // namespace mlgo

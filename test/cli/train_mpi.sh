@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # train --mpi on localhost: 1, 2 and 3 ranks give the rewards and policy of a local run
 # bit for bit; a rank killed mid-run fails the job with the checkpoint intact, and
-# --resume on another number of ranks finishes it as an uninterrupted run would.
+# --resume on another number of ranks finishes it as an uninterrupted run would; a run of
+# two jobs on 2 ranks gives the local run's rewards and per-job speedups.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tiny_program.sh"
 build_tiny_program || { echo "FAILED: program, corpus, trace and subset"; exit 1; }
@@ -57,4 +58,23 @@ check "its checkpoint resumes on 2 ranks" [ "$code" = 0 ]
 check "to the uninterrupted run's rewards" \
   [ "$(rewards "$work/killed/log.jsonl")" = "$(rewards "$work/local/log.jsonl")" ]
 check "and policy" cmp -s "$work/killed/policy.json" "$work/local/policy.json"
+
+# Several programs (jobs): each rank evaluates its share on every job; the per-job
+# speedups travel with the evaluations. Two inputs of the tiny program as two jobs.
+"$MLGO_RA" trace record --binary "$work/app" -o "$work/small.bbtrace" -- "$work/app" 100 \
+  >/dev/null 2>&1 || { echo "FAILED: the second trace"; exit 1; }
+jobs=(--job "big=$work/subset,$work/app.bbtrace,$work/app"
+      --job "small=$work/subset,$work/small.bbtrace,$work/app")
+job_speedups() { grep -o '"jobs":\[[^]]*\]' "$1"; }
+run "$MLGO_RA" train "${jobs[@]}" -o "$work/jobs-local" --iterations 2 --perturbations 2 \
+  --sigma 0.5 --seed 3 -j 1
+check "a local run of two jobs succeeds" [ "$code" = 0 ]
+run mpirun --oversubscribe -np 2 "$MLGO_RA" train --mpi "${jobs[@]}" -o "$work/jobs-np2" \
+  --iterations 2 --perturbations 2 --sigma 0.5 --seed 3 -j 1
+check "2 ranks train on two jobs" [ "$code" = 0 ]
+check "giving the local run's rewards" \
+  [ "$(rewards "$work/jobs-np2/log.jsonl")" = "$(rewards "$work/jobs-local/log.jsonl")" ]
+check "and per-job speedups" \
+  [ -n "$(job_speedups "$work/jobs-local/log.jsonl")" -a \
+    "$(job_speedups "$work/jobs-np2/log.jsonl")" = "$(job_speedups "$work/jobs-local/log.jsonl")" ]
 finish

@@ -45,6 +45,21 @@ TEST_CASE("a step evaluation is read exactly as written", "[train]") {
   CHECK(F.toJSON() == Failed);
 }
 
+TEST_CASE("a step evaluation on several jobs carries each job's speedup", "[train]") {
+  Json Jobs = evaluated();
+  Jobs["result"]["job_speedups"] = {0.03125, -0.0001220703125};
+  StepEvaluation E = requireOk(StepEvaluation::fromJSON(Jobs));
+  REQUIRE(E.Result.has_value());
+  CHECK(E.Result->JobSpeedups == std::vector<double>{0.03125, -0.0001220703125});
+  CHECK(E.toJSON() == Jobs);
+  // A run without jobs sends none.
+  CHECK(requireOk(StepEvaluation::fromJSON(evaluated())).Result->JobSpeedups.empty());
+  Json Bad = Jobs;
+  Bad["result"]["job_speedups"] = {0.5, "x"};
+  CHECK_THAT(refused(Bad), Catch::StartsWith("a rank sent a malformed evaluation: field "
+                                             "'job_speedups' has the wrong type: "));
+}
+
 TEST_CASE("a malformed step evaluation is refused with what is wrong", "[train]") {
   const std::string Prefix = "a rank sent a malformed evaluation: ";
   CHECK(refused(Json::array()) == Prefix + "expected a JSON object");
