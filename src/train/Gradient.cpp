@@ -24,7 +24,9 @@ PairedRewards topPairs(const PairedRewards &Pairs, unsigned Top) {
   size_t Count = Pairs.Kept.size();
   if (Top == 0 || Top >= Count)
     return Pairs;
-  auto Best = [&](size_t K) { return std::max(Pairs.Rewards[2 * K], Pairs.Rewards[2 * K + 1]); };
+  auto Best = [&](size_t K) {
+    return std::max(Pairs.Rewards[2 * K], Pairs.Rewards[2 * K + 1]);
+  };
   std::vector<size_t> Order(Count);
   std::iota(Order.begin(), Order.end(), 0);
   // Stable: among equal maxima, the lower direction (Kept is in direction order).
