@@ -3,8 +3,9 @@
 /// predicted speedup over the `default` variant (Evaluator.h). Antithetic Gaussian
 /// directions derived from the seed (Directions.h), shaped rewards (Fitness.h), Adam.
 /// Every step appends to a JSON-lines log and rewrites a checkpoint atomically, so a run
-/// that is killed resumes where its last step ended and yields the same rewards. A run ends by
-/// validating its best policy on the whole trace and held-out traces (Validation.h).
+/// that is killed resumes where its last step ended and yields the same rewards. A run
+/// ends by validating its best policy on the whole trace and held-out traces
+/// (Validation.h).
 #pragma once
 
 #include "Fitness.h"
