@@ -269,6 +269,24 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--step-size", O.StepSize, "Adam's step size")
       ->default_val(O.StepSize)
       ->check(finiteNumber(0, /*Strict=*/true));
+  Cmd->add_option("--fitness", O.Shaping,
+                  "How a step's rewards weigh its directions: 'zscore' (their z-scores) or "
+                  "'rank' (their centered ranks, in [-0.5, 0.5], ties averaged)")
+      ->transform(CLI::Validator(
+          [](std::string &Text) -> std::string {
+            std::optional<Fitness> F = parseFitnessName(llvm::StringRef(Text).lower());
+            if (!F)
+              return "'" + Text + "' is not a fitness shaping (zscore, rank)";
+            Text = std::to_string(static_cast<int>(*F));
+            return "";
+          },
+          ""))
+      ->type_name("zscore|rank")
+      ->default_str(fitnessName(O.Shaping));
+  Cmd->add_option("--top-directions", O.TopDirections,
+                  "Only the K pairs with the highest max(reward at +sigma, at -sigma) make "
+                  "the gradient (ties: the lower direction); 0: all")
+      ->default_val(O.TopDirections);
   Cmd->add_option("--seed", O.Seed, "Seed of the perturbation directions")
       ->default_val(O.Seed);
   Cmd->add_option("-j,--jobs", O.Jobs, "Evaluations run at once")

@@ -9,12 +9,21 @@ namespace mlgo {
 static constexpr const char *CheckpointFormat = "mlgo-ra.train-checkpoint";
 static constexpr int CheckpointVersion = 1;
 
+/// The pairs a step keeps at most: --top-directions, or all of them.
+static unsigned keptDirections(const TrainOptions &Opts) {
+  return Opts.TopDirections ? Opts.TopDirections : Opts.Perturbations;
+}
+
 Json trainSettings(const TrainOptions &Opts) {
   Json Settings = {{"corpus", Opts.Corpus},       {"trace", Opts.Trace},
                    {"init", Opts.Init},           {"perturbations", Opts.Perturbations},
                    {"sigma", Opts.Sigma},         {"step_size", Opts.StepSize},
                    {"seed", Opts.Seed},           {"cpu", Opts.CPU},
                    {"sample", Opts.Spans.samples() ? samplingName(Opts.Spans) : "none"}};
+  // The search's shaping: checkpoints from before these settings read as z-scores over
+  // every pair (readCheckpoint).
+  Settings["fitness"] = fitnessName(Opts.Shaping);
+  Settings["top_directions"] = keptDirections(Opts);
   // Only when not MCA: checkpoints from before the flow engine resume as they are.
   if (Opts.Engine != EngineKind::Mca)
     Settings["engine"] = engineName(Opts.Engine);
@@ -76,6 +85,12 @@ llvm::Expected<Checkpoint> readCheckpoint(const std::string &Path, const TrainOp
   if (!Settings)
     return Settings.takeError();
   Json Expected = trainSettings(Opts);
+  // Written before --fitness and --top-directions: those runs shaped by z-scores and
+  // kept every pair.
+  if (!Settings->contains("fitness"))
+    (*Settings)["fitness"] = fitnessName(Fitness::ZScore);
+  if (!Settings->contains("top_directions") && Settings->contains("perturbations"))
+    (*Settings)["top_directions"] = (*Settings)["perturbations"];
   for (const auto &[Key, Want] : Expected.items())
     if (!Settings->contains(Key) || (*Settings)[Key] != Want)
       return inputError(Path, "was written with {} {}, not {}; resume with the same "

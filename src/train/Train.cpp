@@ -1,6 +1,6 @@
 /// \file
 /// The ES loop: evaluate the policy and its antithetic perturbations, estimate the
-/// gradient from z-scored rewards, step with Adam, log, checkpoint.
+/// gradient from the shaped rewards of its (top) pairs, step with Adam, log, checkpoint.
 #include "Train.h"
 #include "Adam.h"
 #include "Checkpoint.h"
@@ -206,7 +206,8 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
       Result.FinalSpeedup = Unperturbed->Speedup;
     }
     if (!Skipped) {
-      std::vector<double> Gradient = esGradient(Pairs, Directions, Opts.Sigma, Size);
+      std::vector<double> Gradient = esGradient(
+          Pairs, Directions, {Opts.Sigma, Opts.Shaping, Opts.TopDirections}, Size);
       if (std::optional<size_t> Bad = State.Optimizer.step(State.Parameters, Gradient))
         return stageError("step {}: Adam's update would take parameter {} beyond the "
                           "finite floats (step size {}); stopped {}",
@@ -301,6 +302,9 @@ ReplayOptions trainReplayOptions(const TrainOptions &Opts) {
 llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
   if (Given.Perturbations == 0)
     return inputError("--perturbations", "must be at least 1");
+  if (Given.TopDirections > Given.Perturbations)
+    return inputError("--top-directions", "{} is more than --perturbations ({})",
+                      Given.TopDirections, Given.Perturbations);
   // The CLI checks these too; a library caller must not get a policy of NaNs either.
   if (!(std::isfinite(Given.Sigma) && Given.Sigma > 0))
     return inputError("--sigma", "{} is not a positive number", Given.Sigma);

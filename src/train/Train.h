@@ -1,14 +1,15 @@
 /// \file
 /// The train stage: Evolution Strategies over a policy's parameters, rewarded by the
 /// predicted speedup over the `default` variant (Evaluator.h). Antithetic Gaussian
-/// directions derived from the seed (Directions.h), z-scored rewards, Adam. Every step
-/// appends to a JSON-lines log and rewrites a checkpoint atomically, so a run that is
-/// killed resumes where its last step ended and yields the same rewards. A run ends by
-/// validating its best policy on the whole trace and held-out traces (Validation.h).
-/// With several programs (jobs, JobSet.h), a policy's reward is the mean of its
-/// predicted speedups over each program's `default`.
+/// directions derived from the seed (Directions.h), shaped rewards (Fitness.h), Adam.
+/// Every step appends to a JSON-lines log and rewrites a checkpoint atomically, so a run
+/// that is killed resumes where its last step ended and yields the same rewards. A run
+/// ends by validating its best policy on the whole trace and held-out traces
+/// (Validation.h). With several programs (jobs, JobSet.h), a policy's reward is the mean
+/// of its predicted speedups over each program's `default`.
 #pragma once
 
+#include "Fitness.h"
 #include "replay/EngineKind.h"
 #include "replay/SpanSettings.h"
 #include "support/Json.h"
@@ -56,6 +57,10 @@ struct TrainOptions {
   unsigned Perturbations = 4; ///< directions per step, each evaluated at +σ and -σ
   double Sigma = 0.05;
   double StepSize = 0.005;
+  /// How a step's rewards weigh its directions (Gradient.h).
+  Fitness Shaping = Fitness::ZScore;
+  /// Only the pairs with the highest max(r+, r-) count; 0 (or Perturbations): all.
+  unsigned TopDirections = 0;
   uint64_t Seed = 1;
   unsigned Jobs = 2;
   std::string Init = "initial";

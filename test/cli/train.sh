@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # train end to end on a tiny program: steps logged, checkpoint and policies written,
 # a run killed with SIGKILL and resumed logs the same rewards as an uninterrupted one,
-# a compiler failure drops its pair, --report draws the curve, bad settings fail.
+# a compiler failure drops its pair, --report draws the curve, bad settings fail, the
+# search's shaping is recorded and must match on resume (older checkpoints: z-scores).
 source "$(dirname "$0")/lib.sh"
 
 source "$(dirname "$0")/tiny_program.sh"
@@ -19,11 +20,13 @@ training_pid() { # training_pid DIR: the mlgo-ra training into DIR
 validated() { # the traces of a log's last validation record, its time left out
   grep '^{"validation"' "$1" | tail -1 | sed 's/.*"traces"://; s/,"seconds":[^}]*}}$//'
 }
+# The kill-and-resume pair shapes by ranks and keeps the top pair, not the defaults.
+search=(--fitness rank --top-directions 1)
 rewards() { # the reward fields of each step of a log, timings left out
   grep -o '"step":[0-9]*,"unperturbed_speedup":[^,]*,"reward_mean":[^,]*,"reward_min":[^,]*,"reward_max":[^,]*' "$1"
 }
 
-run train "$work/a"
+run train "$work/a" "${search[@]}"
 check "a run of 3 steps succeeds" [ "$code" = 0 ]
 check "it logs one record per step, then its validation" \
   [ "$(grep -c '^{"step"' "$work/a/log.jsonl")" = 3 -a \
@@ -34,6 +37,9 @@ check "on the whole trace, too short for a shard" grep -q '"sample": *"none"' "$
 native=$("$MLGO_RA" train --mcpu help | sed -n '1s/.*native, the default: \([^)]*\)):$/\1/p')
 check "for the host's CPU ($native), not the word native" \
   grep -q "\"cpu\": *\"$native\"" "$work/a/checkpoint.json"
+check "its checkpoint records the shaping" \
+  grep -q '"fitness": *"rank"' "$work/a/checkpoint.json"
+check "and the pairs kept" grep -q '"top_directions": *1' "$work/a/checkpoint.json"
 check "it writes the checkpoint and both policies" \
   [ -s "$work/a/checkpoint.json" -a -s "$work/a/policy.json" -a -s "$work/a/best.json" ]
 check "the trained policy compiles" \
@@ -41,13 +47,13 @@ check "the trained policy compiles" \
     --cache-dir "$work/cache"
 
 # Killed with SIGKILL once its first checkpoint exists, then resumed.
-train "$work/b" >/dev/null 2>&1 &
+train "$work/b" "${search[@]}" >/dev/null 2>&1 &
 for _ in $(seq 600); do [ -e "$work/b/checkpoint.json" ] && break; sleep 0.1; done
 run training_pid "$work/b"
 check "the run was still going when killed" [ -n "$out" ]
 kill -9 $out 2>/dev/null
 wait
-run train "$work/b" --resume
+run train "$work/b" --resume "${search[@]}"
 check "the killed run resumes" [ "$code" = 0 ]
 check "and logs the same rewards as the uninterrupted run" \
   [ "$(rewards "$work/b/log.jsonl")" = "$(rewards "$work/a/log.jsonl")" ]
@@ -96,6 +102,31 @@ check "saying what to do" grep -q "already holds a training run; continue it wit
 run train "$work/a" --resume --seed 8
 check "resuming with another seed fails (2)" [ "$code" = 2 ]
 check "naming the setting" grep -q "checkpoint.json: was written with seed 7, not 8" <<<"$err"
+run train "$work/a" --resume --fitness zscore --top-directions 1
+check "resuming with other fitness shaping fails (2)" [ "$code" = 2 ]
+check "naming it" grep -q 'checkpoint.json: was written with fitness "rank", not "zscore"' <<<"$err"
+run train "$work/a" --resume --fitness rank --top-directions 0
+check "resuming with every pair instead of the top one fails (2)" [ "$code" = 2 ]
+check "naming the pairs kept" \
+  grep -q "checkpoint.json: was written with top_directions 1, not 2" <<<"$err"
+run train "$work/t" --top-directions 3
+check "more top directions than directions is bad input (2)" [ "$code" = 2 ]
+check "saying so" grep -qx \
+  "mlgo-ra: error: --top-directions: 3 is more than --perturbations (2)" <<<"$err"
+run train "$work/t" --fitness ranks
+check "an unknown fitness shaping is bad usage (2)" [ "$code" = 2 ]
+check "listing the choices" grep -q "'ranks' is not a fitness shaping (zscore, rank)" <<<"$err"
+# A checkpoint from before --fitness and --top-directions: z-scores over every pair.
+cp -r "$work/a" "$work/old"
+rm -f "$work/old/lock"
+sed -i '/"fitness":\|"top_directions":/d' "$work/old/checkpoint.json"
+run train "$work/old" --resume --iterations 4 --fitness rank --top-directions 1
+check "an older checkpoint does not resume with ranks (2)" [ "$code" = 2 ]
+check "saying it was z-scored" \
+  grep -q 'checkpoint.json: was written with fitness "zscore", not "rank"' <<<"$err"
+run train "$work/old" --resume --iterations 4 --fitness zscore --top-directions 2
+check "it resumes with z-scores and every pair" [ "$code" = 0 ]
+check "for one more step" [ "$(grep -c '^{"step"' "$work/old/log.jsonl")" = 4 ]
 run train "$work/d" --init default
 check "training LLVM's own heuristic fails (2)" [ "$code" = 2 ]
 if [ "$native" != skylake ]; then

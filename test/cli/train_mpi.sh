@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # train --mpi on localhost: 1, 2 and 3 ranks give the rewards and policy of a local run
-# bit for bit; a rank killed mid-run fails the job with the checkpoint intact, and
-# --resume on another number of ranks finishes it as an uninterrupted run would; a run of
-# two jobs on 2 ranks gives the local run's rewards and per-job speedups.
+# bit for bit (with rank shaping too); a rank killed mid-run fails the job with the
+# checkpoint intact, and --resume on another number of ranks finishes it as an
+# uninterrupted run would; a run of two jobs on 2 ranks gives the local run's rewards and
+# per-job speedups.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tiny_program.sh"
 build_tiny_program || { echo "FAILED: program, corpus, trace and subset"; exit 1; }
@@ -34,6 +35,18 @@ for n in 1 2 3; do
   check "and its policy, bit for bit" cmp -s "$work/np$n/policy.json" "$work/local/policy.json"
 done
 check "only rank 0 reports" [ "$(grep -c '^train: 3 steps' <<<"$out")" = 1 ]
+# Rank shaping: the leader alone shapes the gathered rewards.
+run train "$work/local-rank" 3 --fitness rank
+check "a local run shaping by ranks succeeds" [ "$code" = 0 ]
+run mpirun --oversubscribe -np 2 "$MLGO_RA" train --mpi --corpus "$work/subset" \
+  --trace "$work/app.bbtrace" --baseline "$work/app" -o "$work/np2-rank" --iterations 3 \
+  --perturbations 2 --sigma 0.5 --seed 3 -j 1 --fitness rank
+check "and on 2 ranks" [ "$code" = 0 ]
+check "with the local run's rewards" \
+  [ "$(rewards "$work/np2-rank/log.jsonl")" = "$(rewards "$work/local-rank/log.jsonl")" ]
+check "and policy, bit for bit" cmp -s "$work/np2-rank/policy.json" "$work/local-rank/policy.json"
+check "not the z-scored run's" \
+  [ "$(rewards "$work/local-rank/log.jsonl")" != "$(rewards "$work/local/log.jsonl")" ]
 
 # Rank 2 of 3 killed once the first checkpoint exists.
 mpirun --oversubscribe -np 3 "$MLGO_RA" train --mpi --corpus "$work/subset" \
