@@ -6,13 +6,17 @@
 ///   task-clock  the nanoseconds the program ran on a CPU, user and kernel (perf's
 ///               software counter; virtual machines often have no cycle counter);
 ///   cpu-time    wait4's rusage, user + system time (perf_event_open not allowed).
+/// Or, asked for only: reported, the seconds the program reports itself on the last line
+/// of its standard error ("...: S s"; the examples' EXAMPLE_ITERATIONS, see
+/// examples/iterations.h), e.g. the best of several iterations timed inside it.
 /// User time alone is not offered: Linux splits a process's CPU time between user and
 /// system by sampling ticks, which on a 20 ms execution moves it by a tick or more.
 /// Every run's standard output must equal the baseline's, so a variant that computes
 /// something else is an error rather than a fast point on the plot.
 ///
 /// Usage: accuracy-measure [--rounds N] [--executions K]
-///          [--metric auto|cycles|task-clock|cpu-time] [--workload NAME] [-o RUNS.tsv]
+///          [--metric auto|cycles|task-clock|cpu-time|reported] [--workload NAME]
+///          [-o RUNS.tsv]
 ///          NAME=BINARY... -- ARG...
 /// The first NAME=BINARY is the baseline. One untimed warm-up round runs every binary
 /// once; then each of N rounds runs every variant once, in an order shuffled per round,
@@ -43,8 +47,8 @@
 
 namespace {
 
-enum class Metric { Cycles, TaskClock, CpuTime };
-const char *const MetricNames[] = {"cycles", "task-clock", "cpu-time"};
+enum class Metric { Cycles, TaskClock, CpuTime, Reported };
+const char *const MetricNames[] = {"cycles", "task-clock", "cpu-time", "reported"};
 
 struct Program {
   std::string Name, Path;
@@ -83,7 +87,7 @@ int openCounter(Metric M, pid_t Pid) {
 
 /// Whether this machine counts \p M; \p Why says why not.
 bool counts(Metric M, std::string &Why) {
-  if (M == Metric::CpuTime)
+  if (M == Metric::CpuTime || M == Metric::Reported)
     return true;
   int Fd = openCounter(M, 0);
   if (Fd < 0) {
@@ -103,15 +107,42 @@ bool counts(Metric M, std::string &Why) {
   return Counted;
 }
 
+/// The seconds a program reported on the last line of its standard error, \p Err
+/// (a file, so that a program writing much there cannot block on a full pipe).
+double reportedSeconds(const Program &P, FILE *Err) {
+  std::string Text;
+  char Buffer[4096];
+  std::rewind(Err);
+  for (size_t N; (N = std::fread(Buffer, 1, sizeof Buffer, Err)) > 0;)
+    Text.append(Buffer, N);
+  std::fclose(Err);
+  while (!Text.empty() && Text.back() == '\n')
+    Text.pop_back();
+  std::string Line = Text.substr(Text.rfind('\n') + 1);
+  size_t Colon = Line.rfind(": ");
+  char *End = nullptr;
+  double Seconds = Colon == std::string::npos ? 0 : std::strtod(Line.c_str() + Colon + 2, &End);
+  if (Colon == std::string::npos || End == Line.c_str() + Colon + 2 || std::string(End) != " s" ||
+      !(Seconds > 0))
+    fail(P.Name + ": reports no seconds (its standard error's last line is '" + Line +
+         "', not '...: S s')");
+  return Seconds;
+}
+
 Run runOnce(const Program &P, const std::vector<std::string> &Args, Metric M) {
   int Out[2], Go[2];
   if (pipe(Out) != 0 || pipe(Go) != 0)
     fail(std::string("pipe: ") + std::strerror(errno));
+  FILE *Err = M == Metric::Reported ? std::tmpfile() : nullptr;
+  if (M == Metric::Reported && !Err)
+    fail(std::string("tmpfile: ") + std::strerror(errno));
   pid_t Child = fork();
   if (Child < 0)
     fail(std::string("fork: ") + std::strerror(errno));
   if (Child == 0) {
     dup2(Out[1], 1);
+    if (Err)
+      dup2(fileno(Err), 2);
     close(Out[0]), close(Out[1]), close(Go[1]);
     char Byte;
     if (read(Go[0], &Byte, 1) != 1) // the parent attaches the counter first
@@ -126,7 +157,7 @@ Run runOnce(const Program &P, const std::vector<std::string> &Args, Metric M) {
   }
   close(Out[1]), close(Go[0]);
   int Counter = -1;
-  if (M != Metric::CpuTime && (Counter = openCounter(M, Child)) < 0)
+  if (M != Metric::CpuTime && M != Metric::Reported && (Counter = openCounter(M, Child)) < 0)
     fail(P.Name + ": perf_event_open(" + MetricNames[int(M)] + "): " + std::strerror(errno));
   if (write(Go[1], "g", 1) != 1)
     fail(P.Name + ": cannot start " + P.Path);
@@ -148,7 +179,9 @@ Run runOnce(const Program &P, const std::vector<std::string> &Args, Metric M) {
       fail(std::string("wait4: ") + std::strerror(errno));
   if (!WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
     fail(P.Name + ": " + P.Path + " failed (wait status " + std::to_string(Status) + ")");
-  if (M == Metric::CpuTime) {
+  if (M == Metric::Reported) {
+    R.Value = reportedSeconds(P, Err);
+  } else if (M == Metric::CpuTime) {
     R.Value = double(Usage.ru_utime.tv_sec + Usage.ru_stime.tv_sec) +
               double(Usage.ru_utime.tv_usec + Usage.ru_stime.tv_usec) / 1e6;
   } else {
@@ -174,7 +207,7 @@ int main(int Argc, char **Argv) {
       ->check(CLI::PositiveNumber);
   App.add_option("--executions", Executions, "Executions a run")->capture_default_str()
       ->check(CLI::PositiveNumber);
-  App.add_option("--metric", MetricName, "auto, cycles, task-clock or cpu-time")
+  App.add_option("--metric", MetricName, "auto, cycles, task-clock, cpu-time or reported")
       ->capture_default_str();
   App.add_option("--workload", Workload, "The first column of every line")
       ->capture_default_str();
@@ -215,7 +248,7 @@ int main(int Argc, char **Argv) {
   } else {
     auto It = std::find(std::begin(MetricNames), std::end(MetricNames), MetricName);
     if (It == std::end(MetricNames))
-      fail("--metric must be auto, cycles, task-clock or cpu-time");
+      fail("--metric must be auto, cycles, task-clock, cpu-time or reported");
     M = Metric(It - std::begin(MetricNames));
     std::string Why;
     if (!counts(M, Why))

@@ -10,6 +10,9 @@
 /// plot (one point per variant, its interquartile range, the diagonal, the fit).
 ///
 /// Usage: accuracy-stats --variants VARIANTS.tsv --runs RUNS.tsv... [--svg PLOT.svg]
+///        accuracy-stats --speedups-only --variants VARIANTS.tsv --runs RUNS.tsv...
+///   the measured speedups alone, one line per measured variant (bench/train-native):
+///   "workload variant predicted measured q1 q3 rounds", fractions.
 /// VARIANTS.tsv: "workload variant status predicted note..." per line, status one of
 ///   variant (counted), control (the baseline's own code: shows the noise; not
 ///   counted) or dropped (not measured; predicted "-"), predicted a fraction.
@@ -236,12 +239,15 @@ void writeSvg(const std::string &Path, const std::vector<const Variant *> &Point
 
 int main(int Argc, char **Argv) {
   std::string VariantsPath, SvgPath;
+  bool SpeedupsOnly = false;
   std::vector<std::string> RunPaths;
   CLI::App App("Ranks and sizes predicted speedups against measured ones",
                "accuracy-stats");
   App.add_option("--variants", VariantsPath, "bench/accuracy's variants.tsv")->required();
   App.add_option("--runs", RunPaths, "accuracy-measure's runs")->required();
   App.add_option("--svg", SvgPath, "Where to draw the scatter plot");
+  App.add_flag("--speedups-only", SpeedupsOnly,
+               "Print only each variant's measured speedup and quartiles (TSV)");
   CLI11_PARSE(App, Argc, Argv);
 
   std::vector<Variant> Variants = readVariants(VariantsPath);
@@ -258,13 +264,20 @@ int main(int Argc, char **Argv) {
     if (std::find(Workloads.begin(), Workloads.end(), V.Workload) == Workloads.end())
       Workloads.push_back(V.Workload);
 
-  std::printf("Metric: %s. Measured speedup: the median over rounds of baseline/variant - 1, "
-              "with the mean of the baseline runs just before and after the variant's; "
-              "[Q1, Q3] its interquartile range; above noise when that range excludes 0.\n\n",
-              Metric == "cycles"       ? "user-mode CPU cycles (hardware counter)"
-              : Metric == "task-clock" ? "CPU time, user and kernel (perf task-clock)"
-                                       : "CPU time, user and system (wait4 rusage)");
-  std::printf("| workload | rounds | baseline median | baseline IQR |\n|---|---|---|---|\n");
+  // The report's tables, or with --speedups-only nothing until the speedups.
+  FILE *Report = SpeedupsOnly ? nullptr : stdout;
+  auto Say = [&](const char *Format, auto... Values) {
+    if (Report)
+      std::fprintf(Report, Format, Values...);
+  };
+  Say("Metric: %s. Measured speedup: the median over rounds of baseline/variant - 1, "
+      "with the mean of the baseline runs just before and after the variant's; "
+      "[Q1, Q3] its interquartile range; above noise when that range excludes 0.\n\n",
+      Metric == "cycles"       ? "user-mode CPU cycles (hardware counter)"
+      : Metric == "task-clock" ? "CPU time, user and kernel (perf task-clock)"
+      : Metric == "reported"   ? "the seconds each program reports itself"
+                               : "CPU time, user and system (wait4 rusage)");
+  Say("| workload | rounds | baseline median | baseline IQR |\n|---|---|---|---|\n");
   // workload -> variant -> its speedups over the baseline runs beside it
   std::map<std::string, std::map<std::string, std::vector<double>>> Paired;
   for (const std::string &W : Workloads) {
@@ -289,9 +302,9 @@ int main(int Argc, char **Argv) {
     if (Base.empty())
       fail(W + ": no runs of the baseline");
     double Median = median(Base);
-    std::printf("| %s | %zu | %.4g %s | %.2f%% |\n", W.c_str(), Runs[W].size(), Median,
-                Metric == "cycles" ? "cycles" : "s",
-                100 * (quantile(Base, 0.75) - quantile(Base, 0.25)) / Median);
+    Say("| %s | %zu | %.4g %s | %.2f%% |\n", W.c_str(), Runs[W].size(), Median,
+        Metric == "cycles" ? "cycles" : "s",
+        100 * (quantile(Base, 0.75) - quantile(Base, 0.25)) / Median);
   }
 
   for (Variant &V : Variants) {
@@ -303,6 +316,13 @@ int main(int Argc, char **Argv) {
     V.Measured = median(V.Speedups);
     V.Q1 = quantile(V.Speedups, 0.25);
     V.Q3 = quantile(V.Speedups, 0.75);
+  }
+  if (SpeedupsOnly) {
+    for (const Variant &V : Variants)
+      if (V.Status != "dropped")
+        std::printf("%s\t%s\t%.6f\t%.6f\t%.6f\t%.6f\t%zu\n", V.Workload.c_str(),
+                    V.Name.c_str(), V.Predicted, V.Measured, V.Q1, V.Q3, V.Speedups.size());
+    return 0;
   }
 
   std::printf("\n| workload | variant | predicted | measured | [Q1, Q3] | above noise | "

@@ -2,6 +2,7 @@
    1, rounded down to a power of two), argv[2] times (default 1): FIR low-pass, a
    cascade of four biquads, FFT and the spectrum's energy per band. Prints a checksum
    of the results' bits, so any change of the arithmetic shows. */
+#include "../iterations.h"
 #include "dsp.h"
 #include <math.h>
 #include <stdint.h>
@@ -40,23 +41,28 @@ int main(int argc, char **argv) {
            (0.54 - 0.46 * cos(2 * pi * k / (TAPS - 1)));
   }
   biquad_t sections[SECTIONS];
-  for (int s = 0; s < SECTIONS; ++s) {
-    biquad_t b = {0.2 + 0.01 * s, 0.3, 0.2 - 0.01 * s, -0.5 + 0.05 * s, 0.2, 0, 0, 0, 0};
-    sections[s] = b;
-  }
   uint64_t check = 0;
   double bands[8] = {0};
-  for (long r = 0; r < repeat; ++r) {
-    fir(signal, re, n, h, TAPS);
-    biquad_cascade(sections, SECTIONS, re, n);
-    memset(im, 0, n * sizeof(double));
-    fft(re, im, n, cos_table, sin_table);
-    for (size_t i = 0; i < n / 2; ++i)
-      bands[i * 8 / (n / 2)] += re[i] * re[i] + im[i] * im[i];
-    for (int b = 0; b < 8; ++b) {
-      uint64_t bits;
-      memcpy(&bits, &bands[b], sizeof bits);
-      check = (check ^ bits) * 1099511628211ULL;
+  example_timer timer = example_timer_start(); /* EXAMPLE_ITERATIONS: see iterations.h */
+  while (example_next(&timer)) { /* the biquads keep state: started anew each time */
+    for (int s = 0; s < SECTIONS; ++s) {
+      biquad_t b = {0.2 + 0.01 * s, 0.3, 0.2 - 0.01 * s, -0.5 + 0.05 * s, 0.2, 0, 0, 0, 0};
+      sections[s] = b;
+    }
+    check = 0;
+    memset(bands, 0, sizeof bands);
+    for (long r = 0; r < repeat; ++r) {
+      fir(signal, re, n, h, TAPS);
+      biquad_cascade(sections, SECTIONS, re, n);
+      memset(im, 0, n * sizeof(double));
+      fft(re, im, n, cos_table, sin_table);
+      for (size_t i = 0; i < n / 2; ++i)
+        bands[i * 8 / (n / 2)] += re[i] * re[i] + im[i] * im[i];
+      for (int b = 0; b < 8; ++b) {
+        uint64_t bits;
+        memcpy(&bits, &bands[b], sizeof bits);
+        check = (check ^ bits) * 1099511628211ULL;
+      }
     }
   }
   printf("dsp: %zu samples x %ld, band 0 %.6e, check %016llx\n", n, repeat, bands[0],

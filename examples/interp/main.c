@@ -1,5 +1,6 @@
 /* The interpreter example's driver: runs each bytecode program on inputs sized by
    argv[1] (default 1), argv[2] times (default 1), and prints the results. */
+#include "../iterations.h"
 #include "vm.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,14 +19,18 @@ int main(int argc, char **argv) {
   const int64_t size[4] = {20000, 3000, 4000, 20000};
   for (int p = 0; p < 4; ++p)
     build[p](code[p]);
-  int64_t *mem = calloc(MEM_WORDS, sizeof(int64_t));
   uint64_t check = 0, steps = 0;
-  for (long r = 0; r < repeat; ++r)
-    for (int p = 0; p < 4; ++p) {
-      int64_t args[4] = {(int64_t)(size[p] * scale), 4, 0, 0};
-      check = check * 31 + (uint64_t)vm_run(code[p], mem, MEM_WORDS, args, &steps);
-    }
-  free(mem);
+  example_timer timer = example_timer_start(); /* EXAMPLE_ITERATIONS: see iterations.h */
+  while (example_next(&timer)) {
+    int64_t *mem = calloc(MEM_WORDS, sizeof(int64_t));
+    check = 0, steps = 0;
+    for (long r = 0; r < repeat; ++r)
+      for (int p = 0; p < 4; ++p) {
+        int64_t args[4] = {(int64_t)(size[p] * scale), 4, 0, 0};
+        check = check * 31 + (uint64_t)vm_run(code[p], mem, MEM_WORDS, args, &steps);
+      }
+    free(mem);
+  }
   printf("interp: %llu steps, check %016llx\n", (unsigned long long)steps,
          (unsigned long long)check);
   return 0;

@@ -1,5 +1,6 @@
 // The parse example's driver: generates CSV records and expression lines (counts scaled
 // by argv[1], default 1) once, then parses and evaluates them argv[2] times (default 1).
+#include "../iterations.h"
 #include "parse.h"
 #include <cstdio>
 #include <cstdlib>
@@ -15,9 +16,13 @@ int main(int argc, char **argv) {
   std::string Csv = makeCsv(Records, 12345), Exprs = makeExpressions(Lines, 777);
   CsvTotals T;
   uint64_t Check = 0;
-  for (long R = 0; R < Repeat; ++R) {
-    T = parseCsv(Csv);
-    Check = Check * 31 + evaluateLines(Exprs);
+  example_timer Timer = example_timer_start(); // EXAMPLE_ITERATIONS: see iterations.h
+  while (example_next(&Timer)) {
+    Check = 0;
+    for (long R = 0; R < Repeat; ++R) {
+      T = parseCsv(Csv);
+      Check = Check * 31 + evaluateLines(Exprs);
+    }
   }
   std::printf("parse: %ld records, ids %lld, quantity %lld, price %.2f, max ratio %.3f, "
               "names %016llx, expressions %016llx\n",

@@ -49,6 +49,35 @@ check "cpu-time can be asked for" grep -q '^# metric: cpu-time$' <<<"$out"
 run "$MEASURE" --rounds 1 --metric seconds baseline="$work/busy2" -- 1000
 check "an unknown metric is an error" grep -q "metric must be auto, cycles" <<<"$err"
 
+# Programs that report their own seconds (as the examples do with EXAMPLE_ITERATIONS):
+# 0.1 s per unit of work, exactly, so that the speedups are exact.
+cat >"$work/reporter.c" <<'C'
+#include <stdio.h>
+int main(void) {
+  printf("done\n");
+  fprintf(stderr, "some noise\nbest of 3 iterations: %.6f s\n", WORK / 10.0);
+  return 0;
+}
+C
+for w in 2 3 4; do
+  "$CLANG" -O1 -DWORK=$w "$work/reporter.c" -o "$work/reporter$w" || exit 1
+done
+"$CLANG" -O1 -x c - -o "$work/silent" <<<'int main(void) { return 0; }' || exit 1
+run "$MEASURE" --rounds 3 --metric reported --workload rep -o "$work/reported.tsv" \
+  baseline="$work/reporter2" w3="$work/reporter3" w4="$work/reporter4" --
+check "measure reads the seconds a program reports" grep -q '^# metric: reported$' "$work/reported.tsv"
+check "  from its standard error's last line: each run's" \
+  [ "$(grep -c $'^rep\t[1-3]\t[0-4]\tw3\t0.3$' "$work/reported.tsv")" = 3 ]
+check "  and the baseline's, before the first variant and after each" \
+  [ "$(grep -c $'^rep\t[1-3]\t[0-4]\tbaseline\t0.2$' "$work/reported.tsv")" = 9 ]
+run "$MEASURE" --rounds 1 --metric reported baseline="$work/silent" --
+check "a program that reports no seconds is an error" \
+  grep -q "^accuracy-measure: error: baseline: reports no seconds (its standard error's last line is '', not '...: S s')$" <<<"$err"
+printf '%s\n' $'rep\tw3\tvariant\t-0.25' $'rep\tw4\tvariant\t-0.4' >"$work/rep-variants.tsv"
+run "$STATS" --speedups-only --variants "$work/rep-variants.tsv" --runs "$work/reported.tsv"
+check "stats --speedups-only prints each variant's median and quartiles over rounds, alone" \
+  [ "$out" = $'rep\tw3\t-0.250000\t-0.333333\t-0.333333\t-0.333333\t3\nrep\tw4\t-0.400000\t-0.500000\t-0.500000\t-0.500000\t3' ]
+
 printf '%s\n' "# workload variant status predicted note" \
   $'busy\tsame\tcontrol\t0' $'busy\tw3\tvariant\t-0.2' $'busy\tw4\tvariant\t-0.4' \
   $'busy\tw6\tvariant\t-0.5' $'busy\tbroken\tdropped\t-\tCFG mismatch in f' >"$work/variants.tsv"
