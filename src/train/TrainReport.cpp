@@ -181,34 +181,32 @@ llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Direct
   Svg += fmt::format("<text x=\"{0}\" y=\"{1}\">0</text>\n<text x=\"{2}\" y=\"{1}\" "
                      "text-anchor=\"end\">step {3:g}</text>\n",
                      Left, Height - Bottom + 18, Width - Right, LastStep);
+  // Each series' look, drawn by its line and by its sample in the legend.
+  struct Series {
+    const char *Name, *Stroke;
+  };
+  const Series Unperturbed = {"unperturbed policy", "stroke=\"#08519c\" stroke-width=\"2\""};
+  const Series BestSoFar = {"best so far", "stroke=\"#238b45\" stroke-width=\"1.5\" "
+                                           "stroke-dasharray=\"6 3\""};
+  const Series Band = {"perturbations: lowest to highest",
+                       "stroke=\"#9ecae1\" stroke-opacity=\"0.8\" stroke-width=\"8\""};
   if (!Upper.empty())
     Svg += fmt::format("<polygon points=\"{}{}\" fill=\"#9ecae1\" fill-opacity=\"0.5\">"
-                       "<title>perturbations: lowest to highest</title></polygon>\n",
-                       Upper, Lower);
-  if (!Line.empty())
-    Svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"#08519c\" "
-                       "stroke-width=\"2\"><title>unperturbed policy</title></polyline>\n",
-                       Line);
-  if (!BestLine.empty())
-    Svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"#238b45\" "
-                       "stroke-width=\"1.5\" stroke-dasharray=\"6 3\"><title>best so far"
-                       "</title></polyline>\n",
-                       BestLine);
+                       "<title>{}</title></polygon>\n",
+                       Upper, Lower, Band.Name);
+  for (auto [Points, S] : {std::pair{&Line, &Unperturbed}, {&BestLine, &BestSoFar}})
+    if (!Points->empty())
+      Svg += fmt::format("<polyline points=\"{}\" fill=\"none\" {}><title>{}</title>"
+                         "</polyline>\n",
+                         *Points, S->Stroke, S->Name);
   // The legend, top left inside the plot: a sample of each series and its name.
-  struct LegendEntry {
-    const char *Name, *Sample;
-  };
-  const LegendEntry Legend[] = {
-      {"unperturbed policy", "stroke=\"#08519c\" stroke-width=\"2\""},
-      {"best so far", "stroke=\"#238b45\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\""},
-      {"perturbations: lowest to highest",
-       "stroke=\"#9ecae1\" stroke-opacity=\"0.8\" stroke-width=\"8\""}};
+  const Series *Legend[] = {&Unperturbed, &BestSoFar, &Band};
   for (size_t I = 0; I < std::size(Legend); ++I) {
     double LY = Top + 12 + 15 * I;
     Svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" {3}/>"
                        "<text x=\"{4}\" y=\"{5}\">{6}</text>\n",
-                       Left + 10, LY, Left + 34, Legend[I].Sample, Left + 40, LY + 4,
-                       Legend[I].Name);
+                       Left + 10, LY, Left + 34, Legend[I]->Stroke, Left + 40, LY + 4,
+                       Legend[I]->Name);
   }
   // The axes' names: steps along, predicted speedup up.
   Svg += fmt::format("<text x=\"{0:.1f}\" y=\"{1}\" text-anchor=\"middle\">training step"
