@@ -17,6 +17,15 @@ double quantile(std::vector<double> Values, double Q) {
   return Values[Below] + Fraction * (Values[Above] - Values[Below]);
 }
 
+Interval medianInterval(std::vector<double> Values) {
+  assert(!Values.empty() && "median of nothing");
+  std::sort(Values.begin(), Values.end());
+  double N = double(Values.size());
+  double Below = std::floor(N / 2 - 1.96 * std::sqrt(N) / 2);
+  size_t K = Below < 0 ? 0 : size_t(Below);
+  return {Values[K], Values[Values.size() - 1 - K]};
+}
+
 std::vector<double> ranks(const std::vector<double> &Values) {
   std::vector<size_t> Order(Values.size());
   std::iota(Order.begin(), Order.end(), 0);

@@ -12,6 +12,14 @@ namespace mlgo::accuracy {
 double quantile(std::vector<double> Values, double Q);
 inline double median(std::vector<double> Values) { return quantile(std::move(Values), 0.5); }
 
+/// A distribution-free 95% confidence interval of the median of \p Values: the order
+/// statistics n/2 -+ 1.96 sqrt(n)/2 (the normal approximation of the binomial), the
+/// whole range when there are too few values. \p Values must not be empty.
+struct Interval {
+  double Low = 0, High = 0;
+};
+Interval medianInterval(std::vector<double> Values);
+
 /// The rank of each value, 1-based, tied values getting the mean of their ranks.
 std::vector<double> ranks(const std::vector<double> &Values);
 

@@ -2,21 +2,24 @@
 /// accuracy-stats: joins bench/accuracy's predicted speedups with accuracy-measure's
 /// runs and reports how well the prediction ranks and sizes the variants: per variant
 /// the measured speedup (median over rounds of baseline/variant - 1, the baseline being
-/// the mean of the two baseline runs beside the variant's) and its interquartile
-/// range; over all
+/// the mean of the two baseline runs beside the variant's) and its interval: the
+/// interquartile range of the rounds, or for bench/measure-paired's metric "paired"
+/// (thousands of short rounds) the 95% confidence interval of the median of its
+/// processes' medians; over all
 /// variants Spearman's rho, Kendall's tau-b, the sign agreement on variants whose
-/// interquartile range excludes 0 (above the noise) and the least-squares line
+/// interval excludes 0 (above the noise) and the least-squares line
 /// measured = slope * predicted + offset. Prints Markdown; --svg writes the scatter
-/// plot (one point per variant, its interquartile range, the diagonal, the fit).
+/// plot (one point per variant, its interval, the diagonal, the fit).
 ///
 /// Usage: accuracy-stats --variants VARIANTS.tsv --runs RUNS.tsv... [--svg PLOT.svg]
 ///        accuracy-stats --speedups-only --variants VARIANTS.tsv --runs RUNS.tsv...
 ///   the measured speedups alone, one line per measured variant (bench/train-native):
-///   "workload variant predicted measured q1 q3 rounds", fractions.
+///   "workload variant predicted measured low high rounds", fractions.
 /// VARIANTS.tsv: "workload variant status predicted note..." per line, status one of
 ///   variant (counted), control (the baseline's own code: shows the noise; not
 ///   counted) or dropped (not measured; predicted "-"), predicted a fraction.
-/// RUNS.tsv: accuracy-measure's output; the baseline is the program named "baseline".
+/// RUNS.tsv: accuracy-measure's or bench/measure-paired's output; the baseline is the
+///   program named "baseline".
 #include "Statistics.h"
 
 #include "CLI/CLI.hpp"
@@ -45,13 +48,17 @@ struct Variant {
   double Predicted = 0;
   // Filled from the runs:
   std::vector<double> Speedups;
-  double Measured = 0, Q1 = 0, Q3 = 0;
-  bool aboveNoise() const { return Q1 > 0 || Q3 < 0; }
+  double Measured = 0;
+  /// The interquartile range of the rounds, or with the paired metric (thousands of
+  /// short rounds) the median's 95% confidence interval.
+  double Low = 0, High = 0;
+  bool aboveNoise() const { return Low > 0 || High < 0; }
 };
 
 /// One workload's runs: per round, the programs in the order they ran.
 struct RoundRuns {
   std::map<size_t, std::pair<std::string, double>> BySequence;
+  int Process = 0; ///< bench/measure-paired's process that ran the round ("# process K")
 };
 /// workload -> round -> runs
 using RunTable = std::map<std::string, std::map<int, RoundRuns>>;
@@ -92,9 +99,15 @@ void readRuns(const std::string &Path, RunTable &Runs, std::set<std::string> &Me
   if (!In)
     fail(Path + ": cannot open");
   std::string Line;
+  static int Processes = 0; // numbered across files, so that no two files share one
+  int Process = 0;
   for (int Number = 1; std::getline(In, Line); ++Number) {
     if (Line.rfind("# metric: ", 0) == 0) {
       Metrics.insert(Line.substr(10));
+      continue;
+    }
+    if (Line.rfind("# process ", 0) == 0) {
+      Process = ++Processes;
       continue;
     }
     if (Line.empty() || Line[0] == '#')
@@ -108,6 +121,7 @@ void readRuns(const std::string &Path, RunTable &Runs, std::set<std::string> &Me
       fail(Path + ":" + std::to_string(Number) +
            ": expected workload, round, sequence, name, value");
     Runs[Workload][Round].BySequence[Sequence] = {Name, Value};
+    Runs[Workload][Round].Process = Process;
   }
 }
 
@@ -141,10 +155,10 @@ std::string escape(const std::string &S) {
 
 void writeSvg(const std::string &Path, const std::vector<const Variant *> &Points,
               const std::vector<std::string> &Workloads, const LinearFit &Fit,
-              const std::string &Title) {
+              const std::string &Title, bool Paired) {
   double Lo = 0, Hi = 0;
   for (const Variant *V : Points)
-    for (double X : {V->Predicted, V->Q1, V->Q3})
+    for (double X : {V->Predicted, V->Low, V->High})
       Lo = std::min(Lo, 100 * X), Hi = std::max(Hi, 100 * X);
   double Pad = std::max((Hi - Lo) * 0.05, 0.1);
   Lo -= Pad, Hi += Pad;
@@ -203,7 +217,7 @@ void writeSvg(const std::string &Path, const std::vector<const Variant *> &Point
                   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                   "stroke-opacity=\"0.6\"/>\n<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
                   "fill=\"%s\"><title>%s %s: predicted %s, measured %s</title></circle>\n",
-                  X, PY(100 * V->Q1), X, PY(100 * V->Q3), Colors[C], X,
+                  X, PY(100 * V->Low), X, PY(100 * V->High), Colors[C], X,
                   PY(100 * V->Measured), Colors[C], escape(V->Workload).c_str(),
                   escape(V->Name).c_str(), percent(V->Predicted).c_str(),
                   percent(V->Measured).c_str());
@@ -224,12 +238,14 @@ void writeSvg(const std::string &Path, const std::vector<const Variant *> &Point
                 "<text x=\"%g\" y=\"%g\">measured = predicted</text>\n"
                 "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"#555\" "
                 "stroke-dasharray=\"6 4\"/><text x=\"%g\" y=\"%g\">least squares</text>\n"
-                "<text x=\"%g\" y=\"%g\">bars: interquartile</text>\n"
-                "<text x=\"%g\" y=\"%g\">range over rounds</text>\n",
+                "<text x=\"%g\" y=\"%g\">bars: %s</text>\n"
+                "<text x=\"%g\" y=\"%g\">%s</text>\n",
                 Left + Size + 16, LegendY + 10, Left + Size + 32, LegendY + 10,
                 Left + Size + 36, LegendY + 14, Left + Size + 16, LegendY + 28,
                 Left + Size + 32, LegendY + 28, Left + Size + 36, LegendY + 32,
-                Left + Size + 16, LegendY + 52, Left + Size + 16, LegendY + 66);
+                Left + Size + 16, LegendY + 52,
+                Paired ? "the median's 95%" : "interquartile", Left + Size + 16, LegendY + 66,
+                Paired ? "confidence interval" : "range over rounds");
   Out << B << "</svg>\n";
   if (!Out)
     fail(Path + ": cannot write");
@@ -270,16 +286,24 @@ int main(int Argc, char **Argv) {
     if (Report)
       std::fprintf(Report, Format, Values...);
   };
+  bool Paired = Metric == "paired";
   Say("Metric: %s. Measured speedup: the median over rounds of baseline/variant - 1, "
       "with the mean of the baseline runs just before and after the variant's; "
-      "[Q1, Q3] its interquartile range; above noise when that range excludes 0.\n\n",
+      "%s; above noise when that range excludes 0.\n\n",
       Metric == "cycles"       ? "user-mode CPU cycles (hardware counter)"
       : Metric == "task-clock" ? "CPU time, user and kernel (perf task-clock)"
       : Metric == "reported"   ? "the seconds each program reports itself"
-                               : "CPU time, user and system (wait4 rusage)");
+      : Paired ? "the CPU seconds of each build's main, called in turn in one process "
+                 "(bench/measure-paired)"
+               : "CPU time, user and system (wait4 rusage)",
+      Paired ? "[low, high] the 95% confidence interval of the median of the processes' "
+               "medians"
+             : "[Q1, Q3] its interquartile range");
   Say("| workload | rounds | baseline median | baseline IQR |\n|---|---|---|---|\n");
   // workload -> variant -> its speedups over the baseline runs beside it
-  std::map<std::string, std::map<std::string, std::vector<double>>> Paired;
+  std::map<std::string, std::map<std::string, std::vector<double>>> BesideBaseline;
+  // workload -> variant -> process -> the same speedups, by the process that ran them
+  std::map<std::string, std::map<std::string, std::map<int, std::vector<double>>>> ByProcess;
   for (const std::string &W : Workloads) {
     std::vector<double> Base;
     for (auto &[Round, R] : Runs[W]) {
@@ -296,7 +320,8 @@ int main(int Argc, char **Argv) {
           fail(W + ": round " + std::to_string(Round) + ": " + Order[I].first +
                " ran without a baseline run on either side");
         double Beside = (Order[I - 1].second + Order[I + 1].second) / 2;
-        Paired[W][Order[I].first].push_back(Beside / Order[I].second - 1);
+        BesideBaseline[W][Order[I].first].push_back(Beside / Order[I].second - 1);
+        ByProcess[W][Order[I].first][R.Process].push_back(Beside / Order[I].second - 1);
       }
     }
     if (Base.empty())
@@ -310,23 +335,36 @@ int main(int Argc, char **Argv) {
   for (Variant &V : Variants) {
     if (V.Status == "dropped")
       continue;
-    V.Speedups = Paired[V.Workload][V.Name];
+    V.Speedups = BesideBaseline[V.Workload][V.Name];
     if (V.Speedups.empty())
       fail(V.Workload + " " + V.Name + ": no runs");
     V.Measured = median(V.Speedups);
-    V.Q1 = quantile(V.Speedups, 0.25);
-    V.Q3 = quantile(V.Speedups, 0.75);
+    if (Paired) {
+      // Rounds of one process share its address-space layout, which moves a build's
+      // speed by tenths of a percent (4K aliasing of stack and data, for one): with
+      // several processes, the interval is the one of their medians.
+      const auto &Processes = ByProcess[V.Workload][V.Name];
+      std::vector<double> Medians;
+      for (const auto &[Process, Speedups] : Processes)
+        Medians.push_back(median(Speedups));
+      Interval Of = medianInterval(Medians.size() > 1 ? Medians : V.Speedups);
+      V.Low = Of.Low, V.High = Of.High;
+    } else {
+      V.Low = quantile(V.Speedups, 0.25);
+      V.High = quantile(V.Speedups, 0.75);
+    }
   }
   if (SpeedupsOnly) {
     for (const Variant &V : Variants)
       if (V.Status != "dropped")
         std::printf("%s\t%s\t%.6f\t%.6f\t%.6f\t%.6f\t%zu\n", V.Workload.c_str(),
-                    V.Name.c_str(), V.Predicted, V.Measured, V.Q1, V.Q3, V.Speedups.size());
+                    V.Name.c_str(), V.Predicted, V.Measured, V.Low, V.High, V.Speedups.size());
     return 0;
   }
 
-  std::printf("\n| workload | variant | predicted | measured | [Q1, Q3] | above noise | "
-              "same sign |\n|---|---|---|---|---|---|---|\n");
+  std::printf("\n| workload | variant | predicted | measured | %s | above noise | "
+              "same sign |\n|---|---|---|---|---|---|---|\n",
+              Paired ? "95% interval of the median" : "[Q1, Q3]");
   std::vector<const Variant *> Counted;
   int AboveNoise = 0, Agree = 0;
   for (const Variant &V : Variants) {
@@ -341,7 +379,7 @@ int main(int Argc, char **Argv) {
       Same = sign(V.Predicted) == sign(V.Measured) ? "yes" : "**no**";
     std::printf("| %s | %s%s | %s | %s | [%s, %s] | %s | %s |\n", V.Workload.c_str(),
                 V.Name.c_str(), Control ? " (control)" : "", percent(V.Predicted, 3).c_str(),
-                percent(V.Measured).c_str(), percent(V.Q1).c_str(), percent(V.Q3).c_str(),
+                percent(V.Measured).c_str(), percent(V.Low).c_str(), percent(V.High).c_str(),
                 V.aboveNoise() ? "yes" : "no", Same);
     if (Control)
       continue;
@@ -439,7 +477,7 @@ int main(int Argc, char **Argv) {
                   "%zu variants: Spearman %.2f, Kendall %.2f, fit %.2fx %s (%s)",
                   Counted.size(), Rho, Tau, Fit.Slope, percent(Fit.Offset, 1).c_str(),
                   Metric.c_str());
-    writeSvg(SvgPath, Counted, Workloads, Fit, Title);
+    writeSvg(SvgPath, Counted, Workloads, Fit, Title, Paired);
   }
   return 0;
 }

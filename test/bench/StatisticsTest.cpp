@@ -6,6 +6,20 @@
 
 using namespace mlgo::accuracy;
 
+TEST_CASE("the median's confidence interval is a pair of order statistics", "[bench]") {
+  std::vector<double> Hundred;
+  for (int I = 100; I >= 1; --I)
+    Hundred.push_back(I);
+  // 100/2 - 1.96 * sqrt(100)/2 = 40.2: the 41st smallest and the 41st largest.
+  Interval Of100 = medianInterval(Hundred);
+  CHECK(Of100.Low == 41);
+  CHECK(Of100.High == 60);
+  // Four values are too few for 95%: the whole range.
+  Interval Of4 = medianInterval({3, 9, 1, 4});
+  CHECK(Of4.Low == 1);
+  CHECK(Of4.High == 9);
+}
+
 TEST_CASE("quantiles interpolate between order statistics", "[bench]") {
   CHECK(quantile({4, 1, 3, 2}, 0.25) == Approx(1.75));
   CHECK(quantile({4, 1, 3, 2}, 0.75) == Approx(3.25));

@@ -1,0 +1,80 @@
+# bench/measure-paired end to end on a small two-module program built four ways: the
+# baseline, a copy of it, one doing half the work, one printing something else, and a
+# baseline whose main prints something else when called again. Each build's objects
+# sit where the link command names them, as mlgo-ra compile's output directories hold them.
+# Set by CTest: PAIRED, STATS, CLANG, SCRATCH.
+mkdir -p "${SCRATCH:-/tmp}"
+source "$(dirname "$0")/../cli/lib.sh"
+
+cat >"$work/work.c" <<'C'
+long work(long n) { /* WORK times n steps of an LCG */
+  volatile unsigned long x = 1;
+  for (long i = 0; i < n * WORK; ++i)
+    x = x * 6364136223846793005UL + 1;
+  return n;
+}
+C
+cat >"$work/main.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+long work(long);
+static int calls;
+int main(int argc, char **argv) {
+  printf("%s %ld\n", OUTPUT, work(atol(argv[1])) + STATEFUL * calls++);
+  return 0;
+}
+C
+objects="CMakeFiles/p.dir/main.c.o CMakeFiles/p.dir/work.c.o"
+build() { # build DIR WORK OUTPUT STATEFUL
+  mkdir -p "$work/$1/CMakeFiles/p.dir"
+  for m in main work; do
+    "$CLANG" -O1 -c -DWORK="$2" "-DOUTPUT=\"$3\"" -DSTATEFUL="$4" "$work/$m.c" \
+      -o "$work/$1/CMakeFiles/p.dir/$m.c.o" || exit 1
+  done
+}
+build base 2 done 0
+build same 2 done 0
+build half 1 done 0
+build other 2 other 0
+build stateful 2 done 1
+link=": && $CLANG $objects -o p && :"
+
+run "$PAIRED" --rounds 12 --processes 3 --workload p -o "$work/runs.tsv" --link "$link" \
+  "$work/base" same="$work/same" half="$work/half" -- 200000
+check "measure-paired succeeds" [ "$code" = 0 ]
+check "it names its metric" [ "$(head -1 "$work/runs.tsv")" = "# metric: paired" ]
+check "it marks each of its 3 processes" [ "$(grep -c '^# process [0-2]$' "$work/runs.tsv")" = 3 ]
+check "a call a line: 2 builds and 3 baseline calls a round, 12 rounds" \
+  [ "$(grep -cE $'^p\t([1-9]|1[0-2])\t[0-4]\t(baseline|same|half)\t[0-9.e+-]+$' "$work/runs.tsv")" = 60 ]
+check "  the baseline before the first build and after each" \
+  [ "$(awk '$3 % 2 == 0 && $4 == "baseline"' "$work/runs.tsv" | wc -l)" = 36 ]
+check "  every build once a round" \
+  [ "$(awk '!/^#/ && $3 % 2 == 1 { print $2, $4 }' "$work/runs.tsv" | sort -u | wc -l)" = 24 ]
+check "it says which rounds each process runs" grep -q "^bench/measure-paired: p: rounds 9-12 of 12$" <<<"$err"
+
+printf 'p\tsame\tcontrol\t0\np\thalf\tvariant\t1\n' >"$work/variants.tsv"
+run "$STATS" --speedups-only --variants "$work/variants.tsv" --runs "$work/runs.tsv"
+check "accuracy-stats reads the paired runs" [ "$code" = 0 ]
+# Half the work in work(), which is nearly all of a call: about 2x; far from 0 either way.
+check "  the build doing half the work is measured faster" \
+  awk -F'\t' '$2 == "half" && $4 > 0.3 && $7 == 12 { found = 1 } END { exit !found }' <<<"$out"
+run "$STATS" --variants "$work/variants.tsv" --runs "$work/runs.tsv"
+check "  its report names the interval of the paired metric" \
+  grep -q "95% confidence interval of the median of the processes' medians" <<<"$out"
+
+run "$PAIRED" --rounds 1 --processes 1 -o "$work/other.tsv" --link "$link" "$work/base" \
+  other="$work/other" -- 1000
+check "a build printing something else is an error" \
+  grep -q "^paired-harness: error: other: prints something else than the baseline$" <<<"$err"
+check "  with exit code 1" [ "$code" = 1 ]
+check "  and no runs file" [ -z "$(ls "$work" | grep '^other.tsv')" ]
+run "$PAIRED" --rounds 1 --processes 1 -o "$work/stateful.tsv" --link "$link" \
+  "$work/stateful" same="$work/same" -- 1000
+check "a baseline whose main cannot be called twice is an error" \
+  grep -q "^paired-harness: error: baseline: prints something else when its main is called again$" <<<"$err"
+run "$PAIRED" --rounds 1 --processes 1 -o "$work/missing.tsv" --link "$link" "$work/base" \
+  none="$work/none" -- 1000
+check "a build without the objects is an error naming the object" \
+  grep -q "^bench/measure-paired: error: $work/none/CMakeFiles/p.dir/main.c.o: no such object$" <<<"$err"
+check "  with exit code 1" [ "$code" = 1 ]
+finish
