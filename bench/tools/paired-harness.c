@@ -28,10 +28,13 @@
 
 typedef int Main(int, char **);
 #define BUILD(I) extern int main__v##I(int, char **) __attribute__((weak));
-BUILD(0) BUILD(1) BUILD(2) BUILD(3) BUILD(4) BUILD(5) BUILD(6) BUILD(7)
+#define BUILDS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) \
+  X(13) X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23)
+BUILDS(BUILD)
 #undef BUILD
-static Main *const Builds[] = {main__v0, main__v1, main__v2, main__v3,
-                               main__v4, main__v5, main__v6, main__v7};
+#define BUILD(I) main__v##I,
+static Main *const Builds[] = {BUILDS(BUILD)};
+#undef BUILD
 enum { MAX_BUILDS = sizeof Builds / sizeof Builds[0] };
 
 static void fail(const char *What, const char *Name) {
@@ -96,7 +99,7 @@ int main(int Argc, char **Argv) {
       fail("unknown option; usage: paired-harness [--rounds N] [--first-round K] "
            "[--workload W] NAME... -- ARG...", Argv[A]);
     else if (Count == MAX_BUILDS)
-      fail("more builds than the harness takes (8)", Argv[A]);
+      fail("more builds than the harness takes (24)", Argv[A]);
     else
       Names[Count++] = Argv[A];
   }
