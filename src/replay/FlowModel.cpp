@@ -5,6 +5,7 @@
 #include "support/Error.h"
 
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MCA/Instruction.h"
 #include "llvm/MCA/Support.h"
@@ -29,6 +30,18 @@ uint64_t contentHash(const llvm::MCInst &Inst) {
       H = llvm::hash_combine(H, 5);
   }
   return H;
+}
+
+/// The register-to-register moves Intel cores eliminate at renaming: 32- and 64-bit
+/// general-purpose registers and whole XMM and YMM registers (not 8- and 16-bit ones,
+/// which merge into their register).
+bool isRenamedMove(llvm::StringRef Opcode) {
+  static const llvm::StringRef Moves[] = {
+      "MOV32rr",    "MOV32rr_REV", "MOV64rr",    "MOV64rr_REV", "MOVAPSrr",   "MOVAPDrr",
+      "MOVUPSrr",   "MOVUPDrr",    "MOVDQArr",   "MOVDQUrr",    "VMOVAPSrr",  "VMOVAPDrr",
+      "VMOVUPSrr",  "VMOVUPDrr",   "VMOVDQArr",  "VMOVDQUrr",   "VMOVAPSYrr", "VMOVAPDYrr",
+      "VMOVUPSYrr", "VMOVUPDYrr",  "VMOVDQAYrr", "VMOVDQUYrr"};
+  return llvm::is_contained(Moves, Opcode);
 }
 
 } // namespace
@@ -93,6 +106,15 @@ llvm::Error FlowModel::initialize() {
           MovableClasses.push_back(Cost.RegisterClassID);
       }
     }
+  }
+  // LLVM's Intel models (Haswell to Sapphire Rapids) declare no move elimination, but
+  // the cores rename register moves away (Ivy Bridge on; measured on an Emerald Rapids
+  // host: a chain of moves takes no cycles) and register allocations differ in exactly
+  // those moves. Without it, every copy holds an ALU and lengthens its chain, so trading
+  // copies for spills and reloads on the load and store ports looks like a gain.
+  if (!MovesEliminated) {
+    MovesEliminated = DispatchWidth;
+    RenamesIntelMoves = true;
   }
   if (ReorderBuffer < 2)
     return inputError("--mcpu",
@@ -232,10 +254,16 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
   D->BeginGroup = IS.getBeginGroup();
   D->EndGroup = IS.getEndGroup();
   D->Executes = !Desc.isZeroLatency();
+  // A class's sub-registers move as it does (MCA's register files give them its
+  // entry): znver4 lists GR64, and its 32-bit moves are eliminated too.
   if (IS.isOptimizableMove() && MovesEliminated && D->Writes.size() == 1)
     for (unsigned Class : MovableClasses)
-      if (Target.registerInfo().getRegClass(Class).contains(D->Writes[0].Register))
-        D->MovesRegister = true;
+      for (llvm::MCPhysReg Reg : Target.registerInfo().superregs_inclusive(D->Writes[0].Register))
+        if (Target.registerInfo().getRegClass(Class).contains(Reg))
+          D->MovesRegister = true;
+  if (RenamesIntelMoves && D->Writes.size() == 1 &&
+      isRenamedMove(Target.instrInfo().getName(Inst.getOpcode())))
+    D->MovesRegister = true;
   followFrame(Inst, *D, Reads);
   // What the engine's inner loop needs of the reads: the units a read waits for, and
   // apart the few reads that a write may forward to early.

@@ -174,6 +174,9 @@ private:
   std::vector<uint32_t> UnitsBegin;
   /// Register classes whose moves the register files eliminate.
   std::vector<unsigned> MovableClasses;
+  /// The model declares no move elimination: Intel's register moves are eliminated
+  /// (isRenamedMove), as many a cycle as dispatch allows.
+  bool RenamesIntelMoves = false;
   llvm::MCPhysReg FrameRegisters[2] = {0, 0}; ///< by FramePointer
 
   /// Descriptions by the instruction's opcode and operands.

@@ -439,6 +439,8 @@ void FlowSimulator::time(const FlowInstruction &I) {
       At = std::max(D, Operands);
     else if (W.AtDispatch)
       At = D + 1;
+    else if (!I.Executes) // done at dispatch, but its value is no sooner than its inputs
+      At = std::max(At, Operands + W.Latency);
     else if (Forwarding)
       At = std::max(At, ForwardedAt + W.Latency);
     Complete = std::max(Complete, At);

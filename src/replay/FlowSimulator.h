@@ -15,7 +15,8 @@
 ///    uses is free for its cycles; stores issue in order. Because older instructions
 ///    book resources first, younger ones take the cycles left over: oldest-first
 ///    selection among ready instructions, as MCA's scheduler does it. Instructions
-///    without latency or resources (and eliminated register moves) are done at D;
+///    without latency or resources (and eliminated register moves) are done at D, their
+///    values ready no sooner than their operands;
 ///  - completes at T plus its latency, and retires at the first cycle R after the
 ///    previous one's retirement and its completion (retire width permitting).
 /// The cycles of a stream end with its last retirement.
@@ -24,6 +25,8 @@
 /// eviction policies change:
 ///  - the stack engine: push, pop, call and ret do not wait for one another's stack
 ///    pointer (McaTarget's --stack-engine for MCA);
+///  - move elimination where the model declares none (LLVM's Intel models):
+///    register-to-register moves are renamed away (FlowModel.cpp);
 ///  - store-to-load forwarding: a load of a stack slot (a push or a [rsp + c] or
 ///    [rbp + c] store, the frame registers followed through push, pop, call, ret, add,
 ///    sub, lea and mov) that an earlier store wrote gets its value no sooner than a

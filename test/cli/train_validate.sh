@@ -12,11 +12,11 @@ build_tiny_program || { echo "FAILED: program, corpus, trace and subset"; exit 1
 "$MLGO_RA" trace record --binary "$work/app" -o "$work/other.bbtrace" -- "$work/app" 100 \
   >/dev/null 2>&1 || { echo "FAILED: the held-out trace"; exit 1; }
 
-train() { # train DIR [OPTIONS...]: 3 steps of 2 directions, seed 3 (its best changes code)
+train() { # train DIR [OPTIONS...]: 3 steps of 2 directions, seed 11 (its best changes code)
   local dir=$1
   shift
   "$MLGO_RA" train --corpus "$work/subset" --trace "$work/app.bbtrace" --baseline "$work/app" \
-    -o "$dir" --iterations 3 --perturbations 2 --sigma 0.5 --step-size 0.2 --seed 3 -j 2 \
+    -o "$dir" --iterations 3 --perturbations 2 --sigma 0.5 --step-size 0.2 --seed 11 -j 2 \
     --mcpu skylake --cache-dir "$work/cache" "$@"
 }
 validation() { # validation LOG: its last validation record, the time left out
