@@ -2,7 +2,8 @@
 /// accuracy-stats: joins bench/accuracy's predicted speedups with accuracy-measure's
 /// runs and reports how well the prediction ranks and sizes the variants: per variant
 /// the measured speedup (median over rounds of baseline/variant - 1, the baseline being
-/// the mean of the two baseline runs beside the variant's) and its interval: the
+/// the mean of the two baseline runs beside the variant's; paired, in several processes,
+/// the median of the processes' medians) and its interval: the
 /// interquartile range of the rounds, or for bench/measure-paired's metric "paired"
 /// (thousands of short rounds) the 95% confidence interval of the median of its
 /// processes' medians; over all
@@ -287,7 +288,7 @@ int main(int Argc, char **Argv) {
       std::fprintf(Report, Format, Values...);
   };
   bool Paired = Metric == "paired";
-  Say("Metric: %s. Measured speedup: the median over rounds of baseline/variant - 1, "
+  Say("Metric: %s. Measured speedup: the median over %s of baseline/variant - 1, "
       "with the mean of the baseline runs just before and after the variant's; "
       "%s; above noise when that range excludes 0.\n\n",
       Metric == "cycles"       ? "user-mode CPU cycles (hardware counter)"
@@ -296,6 +297,7 @@ int main(int Argc, char **Argv) {
       : Paired ? "the CPU seconds of each build's main, called in turn in one process "
                  "(bench/measure-paired)"
                : "CPU time, user and system (wait4 rusage)",
+      Paired ? "the processes of the median over their rounds" : "rounds",
       Paired ? "[low, high] the 95% confidence interval of the median of the processes' "
                "medians"
              : "[Q1, Q3] its interquartile range");
@@ -349,6 +351,8 @@ int main(int Argc, char **Argv) {
         Medians.push_back(median(Speedups));
       Interval Of = medianInterval(Medians.size() > 1 ? Medians : V.Speedups);
       V.Low = Of.Low, V.High = Of.High;
+      if (Medians.size() > 1) // the estimate the interval is about
+        V.Measured = median(Medians);
     } else {
       V.Low = quantile(V.Speedups, 0.25);
       V.High = quantile(V.Speedups, 0.75);
