@@ -78,4 +78,6 @@ run "$PAIRED" --rounds 1 --processes 1 -o "$work/missing.tsv" --link "$link" "$w
 check "a build without the objects is an error naming the object" \
   grep -q "^bench/measure-paired: error: $work/none/CMakeFiles/p.dir/main.c.o: no such object$" <<<"$err"
 check "  with exit code 1" [ "$code" = 1 ]
+run "$PAIRED" --help
+check "--help says what it does and how to call it" grep -q "^Usage: bench/measure-paired" <<<"$out"
 finish
