@@ -106,13 +106,16 @@ public:
   }
   /// An instruction dispatched in \p Dispatched waits until \p Issue.
   void add(uint64_t Dispatched, uint64_t Issue) {
-    Issue = std::min(Issue, Dispatched + Window - 1);
+    Issue = std::min(Issue, Dispatched + Window / 2); // within the window from Through
     if (Issue <= Through)
       return;
     ++Leaving[Issue % Window];
     ++Waiting;
   }
+  /// Instructions dispatched and not known to have issued: at least those waiting.
   unsigned waiting() const { return Waiting; }
+  /// Whether the window must advance before \p Cycle can be booked in it.
+  bool lagsBehind(uint64_t Cycle) const { return Cycle - Through >= Window / 2; }
 
 private:
   std::vector<uint16_t> Leaving; ///< at most a scheduler's size each
@@ -124,10 +127,10 @@ private:
 /// micro-ops) and the load and store queues.
 struct FlowSimulator::Retirements {
   /// Every instruction in flight holds an entry, at least one micro-op, so the reorder
-  /// buffer's size bounds each ring (one more: an instruction wider than the buffer).
-  explicit Retirements(unsigned ReorderBufferSize)
-      : ReorderBuffer(ReorderBufferSize + 1), Loads(ReorderBufferSize + 1),
-        Stores(ReorderBufferSize + 1) {}
+  /// buffer's size bounds its ring (one more: an instruction wider than the buffer); a
+  /// queue holds at most its size (unbounded queues are not kept).
+  Retirements(unsigned ReorderBufferSize, unsigned LoadQueue, unsigned StoreQueue)
+      : ReorderBuffer(ReorderBufferSize + 1), Loads(LoadQueue + 1), Stores(StoreQueue + 1) {}
   struct Entry {
     uint64_t Retire;
     unsigned MicroOps;
@@ -237,6 +240,61 @@ private:
   std::vector<Store> Slots;
 };
 
+/// An instruction as the inner loop reads it, one small block per instruction of an
+/// event, side by side. A plain instruction (most are: it executes, on one unit of one
+/// resource, with at most one scheduler, MaxReads read units and MaxWrites writes of
+/// MaxWriteUnits units, no read advances, no stack or frame effect, no move to
+/// eliminate) is timed from its block alone, without a branch per operand; the others
+/// from their FlowInstruction.
+struct FlowSimulator::Op {
+  static constexpr unsigned MaxReads = 8, MaxWrites = 2, MaxWriteUnits = 4;
+  static constexpr uint8_t NoBuffer = 0xff;
+  uint16_t ReadUnits[MaxReads];                  ///< padded with the unit never written
+  uint16_t WriteUnits[MaxWrites][MaxWriteUnits]; ///< padded with the unit never read
+  uint16_t WriteLatency[MaxWrites];
+  uint16_t WriteResource[MaxWrites];
+  uint64_t Lanes; ///< of its resource
+  uint16_t Resource, ResourceCycles;
+  uint16_t MicroOps; ///< at least one
+  uint16_t Latency;
+  uint8_t Buffer;
+  bool Plain, MayLoad, MayStore, BeginGroup, EndGroup;
+  const FlowInstruction *Full;
+
+  Op(const FlowInstruction &I, uint16_t NeverWritten, uint16_t NeverRead) : Full(&I) {
+    MicroOps = std::max<uint16_t>(1, I.MicroOps);
+    Latency = I.Latency;
+    MayLoad = I.MayLoad;
+    MayStore = I.MayStore;
+    BeginGroup = I.BeginGroup;
+    EndGroup = I.EndGroup;
+    Buffer = I.Buffers.size() == 1 ? I.Buffers[0] : NoBuffer;
+    Plain = I.Executes && !I.MovesRegister && !I.TouchesFrame && I.AdvancedReads.empty() &&
+            I.ReadUnits.size() <= MaxReads && I.Writes.size() <= MaxWrites &&
+            I.Buffers.size() <= 1 && I.Resources.size() == 1 && !I.Resources[0].Reserved &&
+            llvm::none_of(I.Writes, [](const FlowWrite &W) {
+              return W.AtDispatch || W.NumUnits > MaxWriteUnits;
+            });
+    if (!Plain)
+      return;
+    std::fill(std::begin(ReadUnits), std::end(ReadUnits), NeverWritten);
+    llvm::copy(I.ReadUnits, ReadUnits);
+    for (unsigned W = 0; W < MaxWrites; ++W) {
+      std::fill(std::begin(WriteUnits[W]), std::end(WriteUnits[W]), NeverRead);
+      WriteLatency[W] = WriteResource[W] = 0;
+      if (W >= I.Writes.size())
+        continue;
+      const FlowWrite &Write = I.Writes[W];
+      llvm::copy(llvm::ArrayRef(I.Units).slice(Write.FirstUnit, Write.NumUnits), WriteUnits[W]);
+      WriteLatency[W] = Write.Latency;
+      WriteResource[W] = Write.WriteResource;
+    }
+    Lanes = I.Resources[0].Lanes;
+    Resource = I.Resources[0].Resource;
+    ResourceCycles = I.Resources[0].Cycles;
+  }
+};
+
 namespace {
 /// The longest search for free resources, and the longest booking, in cycles.
 constexpr uint64_t MaxSearch = 4096, MaxBooking = 1024;
@@ -244,34 +302,34 @@ constexpr uint64_t MaxSearch = 4096, MaxBooking = 1024;
 
 FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions)
     : CoreSimulator(NumFunctions), Model(Model),
-      InFlight(std::make_unique<Retirements>(Model.reorderBuffer())),
+      InFlight(std::make_unique<Retirements>(Model.reorderBuffer(), Model.loadQueue(),
+                                             Model.storeQueue())),
       Schedulers(Model.buffers().size()), Busy(std::make_unique<Lanes>()),
-      UnitReady(Model.numRegisterUnits(), 0), UnitWriter(Model.numRegisterUnits(), 0),
+      UnitReady(Model.numRegisterUnits() + 2, 0), UnitWriter(Model.numRegisterUnits() + 2, 0),
       NextLane(Model.numResources(), 0), Memory(std::make_unique<Frames>()) {}
 
 FlowSimulator::~FlowSimulator() = default;
 
-llvm::Expected<llvm::ArrayRef<const FlowInstruction *>>
+llvm::Expected<llvm::ArrayRef<FlowSimulator::Op>>
 FlowSimulator::describe(const RefilledCode &Code) {
   // Refilled code stays where it is and as it is for a core's life (Refill.h): the
   // descriptions of an event's instructions are found by where they start.
   Described &Found = DescribedByCode[Code.Instructions.data()];
   if (Found.Count < Code.Instructions.size()) {
-    Found = {static_cast<uint32_t>(Descriptions.size()),
-             static_cast<uint32_t>(Code.Instructions.size())};
+    Found = {static_cast<uint32_t>(Ops.size()), static_cast<uint32_t>(Code.Instructions.size())};
+    auto NeverWritten = static_cast<uint16_t>(Model.numRegisterUnits());
     for (size_t K = 0; K < Code.Instructions.size(); ++K) {
       auto D = Model.describe(Code.Instructions[K]);
       if (!D)
         return stageError("the flow engine cannot time the instruction at {:#x}: {}",
                           Code.Addresses[K], llvm::toString(D.takeError()));
-      Descriptions.push_back(*D);
+      Ops.emplace_back(**D, NeverWritten, NeverWritten + 1);
     }
   }
   assert(llvm::all_of(llvm::seq<size_t>(0, Code.Instructions.size()), [&](size_t K) {
-    return sameInstruction(Descriptions[Found.First + K]->Instruction,
-                           Code.Instructions[K]);
+    return sameInstruction(Ops[Found.First + K].Full->Instruction, Code.Instructions[K]);
   }));
-  return llvm::ArrayRef(Descriptions).slice(Found.First, Code.Instructions.size());
+  return llvm::ArrayRef(Ops).slice(Found.First, Code.Instructions.size());
 }
 
 llvm::Error FlowSimulator::add(const RefilledCode &Code) {
@@ -282,14 +340,17 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   LastEvent = Code.Event;
   if (Code.Instructions.empty())
     return llvm::Error::success();
-  auto Descriptions = describe(Code);
-  if (!Descriptions)
-    return Descriptions.takeError();
+  auto Described = describe(Code);
+  if (!Described)
+    return Described.takeError();
   // Retirement happens within cycle LastRetire, so LastRetire + 1 cycles have passed.
   // An event's instructions retire together unless each one's cycles are asked for.
   bool OneByOne = recordsInstructionCycles();
-  for (const FlowInstruction *I : *Descriptions) {
-    time(*I);
+  for (const Op &O : *Described) {
+    if (O.Plain)
+      timePlain(O);
+    else
+      time(O, *O.Full);
     if (OneByOne)
       retired(Code.Function, Code.Event, LastRetire + 1);
   }
@@ -298,9 +359,9 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   return llvm::Error::success();
 }
 
-uint64_t FlowSimulator::dispatch(const FlowInstruction &I) {
+uint64_t FlowSimulator::dispatch(const Op &I, llvm::ArrayRef<uint8_t> Buffers) {
   unsigned Width = Model.dispatchWidth();
-  unsigned MicroOps = std::max<unsigned>(1, I.MicroOps);
+  unsigned MicroOps = I.MicroOps;
   auto waitUntil = [&](uint64_t Cycle) {
     if (Cycle > DispatchCycle) {
       DispatchCycle = Cycle;
@@ -312,21 +373,17 @@ uint64_t FlowSimulator::dispatch(const FlowInstruction &I) {
     waitUntil(DispatchCycle + 1);
   GroupEnded = I.EndGroup;
 
-  // An entry retired in cycle R is free from R + 1 on.
+  // An entry retired in cycle R is free from R + 1 on. Entries leave only when room is
+  // needed: instructions retire in order, so while the oldest has not retired, none
+  // has, and the wait is for the oldest either way.
   Retirements &R = *InFlight;
   auto &Rob = R.ReorderBuffer;
-  while (!Rob.empty() && Rob.front().Retire < DispatchCycle) {
-    R.MicroOps -= Rob.front().MicroOps;
-    Rob.pop();
-  }
-  while (!Rob.empty() && R.MicroOps + MicroOps > Model.reorderBuffer()) {
+  while (R.MicroOps + MicroOps > Model.reorderBuffer() && !Rob.empty()) {
     waitUntil(Rob.front().Retire + 1);
     R.MicroOps -= Rob.front().MicroOps;
     Rob.pop();
   }
   auto queue = [&](Ring<uint64_t> &Queue, unsigned Size) {
-    while (!Queue.empty() && Queue.front() < DispatchCycle)
-      Queue.pop();
     if (Size && Queue.size() >= Size) {
       waitUntil(Queue.front() + 1);
       Queue.pop();
@@ -336,9 +393,12 @@ uint64_t FlowSimulator::dispatch(const FlowInstruction &I) {
     queue(R.Loads, Model.loadQueue());
   if (I.MayStore)
     queue(R.Stores, Model.storeQueue());
-  // A scheduler entry is free from its instruction's issue cycle on.
-  for (uint8_t B : I.Buffers) {
+  // A scheduler entry is free from its instruction's issue cycle on; the entries that
+  // left are counted out only when the scheduler may be full.
+  for (uint8_t B : Buffers) {
     Scheduler &S = Schedulers[B];
+    if (S.waiting() < Model.buffers()[B] && !S.lagsBehind(DispatchCycle))
+      continue;
     S.advanceTo(DispatchCycle);
     while (S.waiting() >= Model.buffers()[B]) {
       waitUntil(S.nextLeaving());
@@ -399,8 +459,54 @@ uint64_t FlowSimulator::book(const FlowInstruction &I, uint64_t Ready) {
   return T;
 }
 
-void FlowSimulator::time(const FlowInstruction &I) {
-  uint64_t D = dispatch(I);
+uint64_t FlowSimulator::bookOne(const Op &O, uint64_t Ready) {
+  // book() for one resource, one unit of it.
+  uint64_t GiveUp = std::min(Ready + MaxSearch, Busy->limit() - MaxBooking);
+  uint64_t T = Ready, Free;
+  while (!(Free = Busy->freeOf(O.Lanes, T, O.ResourceCycles))) {
+    do
+      ++T;
+    while (T < GiveUp && !Busy->freeOf(O.Lanes, T, 1));
+    if (T >= GiveUp)
+      return Ready;
+  }
+  uint64_t After = Free & (~uint64_t(0) << NextLane[O.Resource]);
+  uint64_t From = After ? After : Free;
+  uint64_t Pick = From & -From;
+  Busy->book(Pick, T, O.ResourceCycles);
+  NextLane[O.Resource] = static_cast<uint8_t>((llvm::countr_zero(Pick) + 1) & 63);
+  return T;
+}
+
+void FlowSimulator::timePlain(const Op &O) {
+  uint64_t D = dispatch(O, O.Buffer == Op::NoBuffer ? llvm::ArrayRef<uint8_t>()
+                                                     : llvm::ArrayRef(O.Buffer));
+  Busy->advanceTo(D);
+  uint64_t Operands = 0;
+  for (uint16_t U : O.ReadUnits)
+    Operands = std::max(Operands, UnitReady[U]);
+  uint64_t Ready = std::max(D + 1, Operands);
+  if (O.MayStore)
+    Ready = std::max(Ready, LastStoreIssue);
+  uint64_t T = bookOne(O, Ready);
+  if (O.MayStore)
+    LastStoreIssue = T;
+  uint64_t Complete = T + O.Latency;
+  for (unsigned W = 0; W < Op::MaxWrites; ++W) {
+    uint64_t At = T + O.WriteLatency[W];
+    Complete = std::max(Complete, At);
+    for (uint16_t U : O.WriteUnits[W]) {
+      UnitReady[U] = At;
+      UnitWriter[U] = O.WriteResource[W];
+    }
+  }
+  if (O.Buffer != Op::NoBuffer)
+    Schedulers[O.Buffer].add(D, T);
+  retire(O, Complete);
+}
+
+void FlowSimulator::time(const Op &O, const FlowInstruction &I) {
+  uint64_t D = dispatch(O, I.Buffers);
   Busy->advanceTo(D);
 
   uint64_t Operands = 0;
@@ -451,7 +557,10 @@ void FlowSimulator::time(const FlowInstruction &I) {
   }
   for (uint8_t B : I.Buffers)
     Schedulers[B].add(D, T);
+  retire(O, Complete);
+}
 
+void FlowSimulator::retire(const Op &I, uint64_t Complete) {
   uint64_t Retire = std::max(LastRetire, Complete);
   if (AnyRetired && Retire == LastRetire) {
     if (Model.retireWidth() && RetiredNow >= Model.retireWidth()) {
@@ -465,12 +574,11 @@ void FlowSimulator::time(const FlowInstruction &I) {
   LastRetire = Retire;
   AnyRetired = true;
   Retirements &R = *InFlight;
-  unsigned MicroOps = std::max<unsigned>(1, I.MicroOps);
-  R.ReorderBuffer.push({Retire, MicroOps});
-  R.MicroOps += MicroOps;
-  if (I.MayLoad)
+  R.ReorderBuffer.push({Retire, I.MicroOps});
+  R.MicroOps += I.MicroOps;
+  if (I.MayLoad && Model.loadQueue())
     R.Loads.push(Retire);
-  if (I.MayStore)
+  if (I.MayStore && Model.storeQueue())
     R.Stores.push(Retire);
 }
 

@@ -57,22 +57,28 @@ private:
   class Frames;
   class Scheduler;
   struct Retirements;
+  struct Op;
 
   /// The descriptions of \p Code's instructions.
-  llvm::Expected<llvm::ArrayRef<const FlowInstruction *>> describe(const RefilledCode &Code);
-  uint64_t dispatch(const FlowInstruction &I);
+  llvm::Expected<llvm::ArrayRef<Op>> describe(const RefilledCode &Code);
+  uint64_t dispatch(const Op &O, llvm::ArrayRef<uint8_t> Buffers);
   /// The first cycle from \p Ready on at which I's resources are free, booked.
   uint64_t book(const FlowInstruction &I, uint64_t Ready);
-  void time(const FlowInstruction &I);
+  /// The same for an instruction that uses one unit of one resource.
+  uint64_t bookOne(const Op &O, uint64_t Ready);
+  /// Times an instruction: \p O alone when it is plain (Op::Plain), else with \p I.
+  void timePlain(const Op &O);
+  void time(const Op &O, const FlowInstruction &I);
+  void retire(const Op &O, uint64_t Complete);
 
   const FlowModel &Model;
   /// The descriptions of the instructions of events timed before, by where the
-  /// event's instructions start: Count of them in Descriptions from First.
+  /// event's instructions start: Count of them in Ops from First.
   struct Described {
     uint32_t First = 0, Count = 0;
   };
   llvm::DenseMap<const llvm::MCInst *, Described> DescribedByCode;
-  std::vector<const FlowInstruction *> Descriptions;
+  std::vector<Op> Ops;
 
   // Dispatch.
   uint64_t DispatchCycle = 0;
@@ -84,6 +90,8 @@ private:
   // Issue.
   std::unique_ptr<Lanes> Busy;
   /// Per register unit, when its last write's value is ready and what wrote it.
+  /// (Two more: a unit never written, that plain reads are padded with, and one never
+  /// read, for plain writes.)
   std::vector<uint64_t> UnitReady;
   std::vector<uint16_t> UnitWriter;
   std::vector<uint8_t> NextLane; ///< per resource: where the search for a unit starts
