@@ -25,6 +25,8 @@ public:
   /// Of \p Wanted, the lanes free in each of \p Cycles cycles from \p From.
   uint64_t freeOf(uint64_t Wanted, uint64_t From, unsigned Cycles) const {
     uint64_t Free = Wanted & ~busy(From);
+    if (LLVM_LIKELY(Cycles == 1))
+      return Free;
     for (unsigned C = 1; C < Cycles && Free; ++C)
       Free &= ~busy(From + C);
     return Free;
@@ -34,9 +36,10 @@ public:
       Busy[C & (Window - 1)] |= Taken;
   }
   /// Cycles before \p Cycle will not be booked any more: their masks can serve later
-  /// cycles.
+  /// cycles. They are cleared a quarter of the window at a time (bookings reach at most
+  /// MaxSearch + MaxBooking cycles ahead, well within the rest).
   void advanceTo(uint64_t Cycle) {
-    if (Cycle <= Cleared)
+    if (Cycle < Cleared + Window / 4)
       return;
     if (Cycle - Cleared >= Window)
       std::fill(Busy.begin(), Busy.end(), 0);
@@ -67,6 +70,12 @@ public:
   void push(const T &Item) {
     assert(size() < Items.size() && "a ring holds at most its capacity");
     Items[Tail++ & Mask] = Item;
+  }
+  /// push(Item) if \p Really, without a branch: the slot after the last is free.
+  void pushIf(const T &Item, bool Really) {
+    assert(size() < Items.size() && "a ring holds at most its capacity");
+    Items[Tail & Mask] = Item;
+    Tail += Really;
   }
 
 private:
@@ -241,58 +250,80 @@ private:
 };
 
 /// An instruction as the inner loop reads it, one small block per instruction of an
-/// event, side by side. A plain instruction (most are: it executes, on one unit of one
-/// resource, with at most one scheduler, MaxReads read units and MaxWrites writes of
-/// MaxWriteUnits units, no read advances, no stack or frame effect, no move to
-/// eliminate) is timed from its block alone, without a branch per operand; the others
-/// from their FlowInstruction.
+/// event, side by side: its reads padded to MaxReads units with a unit never written,
+/// its writes padded to MaxWrites of MaxWriteUnits units with a unit never read, so
+/// that they take no branch per operand. An instruction that does not fit (Irregular:
+/// more writes or units, schedulers or resources) is timed from its FlowInstruction.
 struct FlowSimulator::Op {
-  static constexpr unsigned MaxReads = 8, MaxWrites = 2, MaxWriteUnits = 4;
-  static constexpr uint8_t NoBuffer = 0xff;
-  uint16_t ReadUnits[MaxReads];                  ///< padded with the unit never written
-  uint16_t WriteUnits[MaxWrites][MaxWriteUnits]; ///< padded with the unit never read
-  uint16_t WriteLatency[MaxWrites];
-  uint16_t WriteResource[MaxWrites];
-  uint64_t Lanes; ///< of its resource
-  uint16_t Resource, ResourceCycles;
+  static constexpr unsigned MaxReads = 8, MaxWrites = 2, MaxWriteUnits = 4,
+                            MaxUses = 4;
+  uint16_t ReadUnits[MaxReads];
+  uint16_t WriteUnits[MaxWrites][MaxWriteUnits];
+  uint16_t WriteLatency[MaxWrites] = {};
+  uint16_t WriteResource[MaxWrites] = {};
+  FlowResourceUse Uses[MaxUses];
   uint16_t MicroOps; ///< at least one
+  /// Dispatch slots in the first cycle, whole cycles after it and slots in the last.
+  uint16_t FirstSlots, WholeCycles, LastSlots;
   uint16_t Latency;
-  uint8_t Buffer;
-  bool Plain, MayLoad, MayStore, BeginGroup, EndGroup;
+  uint8_t Buffer, NumWrites, NumUses;
+  uint8_t AtDispatch = 0; ///< by write, one bit each
+  bool MayLoad, MayStore, BeginGroup, EndGroup;
+  bool Irregular;
+  /// Read units beyond MaxReads, or reads with advances: read from Full.
+  bool MoreReads;
+  /// Uses one unit of one resource.
+  bool OneUnit;
+  /// Anything of: not executing, a register move, the frame, a stack pointer write at
+  /// dispatch.
+  bool Unusual;
+  bool Executes, MovesRegister, TouchesFrame;
   const FlowInstruction *Full;
 
-  Op(const FlowInstruction &I, uint16_t NeverWritten, uint16_t NeverRead) : Full(&I) {
+  Op(const FlowInstruction &I, const FlowModel &Model, uint8_t Unbuffered)
+      : Full(&I) {
+    auto NeverWritten = static_cast<uint16_t>(Model.numRegisterUnits());
+    auto NeverRead = static_cast<uint16_t>(NeverWritten + 1);
     MicroOps = std::max<uint16_t>(1, I.MicroOps);
     Latency = I.Latency;
     MayLoad = I.MayLoad;
     MayStore = I.MayStore;
     BeginGroup = I.BeginGroup;
     EndGroup = I.EndGroup;
-    Buffer = I.Buffers.size() == 1 ? I.Buffers[0] : NoBuffer;
-    Plain = I.Executes && !I.MovesRegister && !I.TouchesFrame && I.AdvancedReads.empty() &&
-            I.ReadUnits.size() <= MaxReads && I.Writes.size() <= MaxWrites &&
-            I.Buffers.size() <= 1 && I.Resources.size() == 1 && !I.Resources[0].Reserved &&
-            llvm::none_of(I.Writes, [](const FlowWrite &W) {
-              return W.AtDispatch || W.NumUnits > MaxWriteUnits;
-            });
-    if (!Plain)
+    Executes = I.Executes;
+    MovesRegister = I.MovesRegister;
+    TouchesFrame = I.TouchesFrame;
+    // Instructions without a scheduler count in one that is never full.
+    Buffer = I.Buffers.empty() ? Unbuffered : I.Buffers[0];
+    unsigned Width = Model.dispatchWidth();
+    FirstSlots = static_cast<uint16_t>(std::min<unsigned>(MicroOps, Width));
+    WholeCycles = static_cast<uint16_t>((MicroOps - 1) / Width);
+    LastSlots = static_cast<uint16_t>((MicroOps - 1) % Width + 1);
+    NumWrites = static_cast<uint8_t>(I.Writes.size());
+    NumUses = static_cast<uint8_t>(I.Resources.size());
+    Irregular = I.Writes.size() > MaxWrites || I.Buffers.size() > 1 ||
+                I.Resources.size() > MaxUses ||
+                llvm::any_of(I.Writes, [](const FlowWrite &W) { return W.NumUnits > MaxWriteUnits; });
+    MoreReads = I.ReadUnits.size() > MaxReads || !I.AdvancedReads.empty();
+    OneUnit = I.Resources.size() == 1 && !I.Resources[0].Reserved;
+    if (Irregular)
       return;
     std::fill(std::begin(ReadUnits), std::end(ReadUnits), NeverWritten);
-    llvm::copy(I.ReadUnits, ReadUnits);
+    llvm::copy(llvm::ArrayRef(I.ReadUnits).take_front(MaxReads), ReadUnits);
     for (unsigned W = 0; W < MaxWrites; ++W) {
       std::fill(std::begin(WriteUnits[W]), std::end(WriteUnits[W]), NeverRead);
-      WriteLatency[W] = WriteResource[W] = 0;
       if (W >= I.Writes.size())
         continue;
       const FlowWrite &Write = I.Writes[W];
       llvm::copy(llvm::ArrayRef(I.Units).slice(Write.FirstUnit, Write.NumUnits), WriteUnits[W]);
       WriteLatency[W] = Write.Latency;
       WriteResource[W] = Write.WriteResource;
+      AtDispatch |= Write.AtDispatch << W;
     }
-    Lanes = I.Resources[0].Lanes;
-    Resource = I.Resources[0].Resource;
-    ResourceCycles = I.Resources[0].Cycles;
+    llvm::copy(I.Resources, Uses);
+    Unusual = !Executes || MovesRegister || TouchesFrame || AtDispatch;
   }
+  llvm::ArrayRef<FlowResourceUse> uses() const { return llvm::ArrayRef(Uses, NumUses); }
 };
 
 namespace {
@@ -304,9 +335,13 @@ FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions)
     : CoreSimulator(NumFunctions), Model(Model),
       InFlight(std::make_unique<Retirements>(Model.reorderBuffer(), Model.loadQueue(),
                                              Model.storeQueue())),
-      Schedulers(Model.buffers().size()), Busy(std::make_unique<Lanes>()),
+      Schedulers(Model.buffers().size() + 1), SchedulerSizes(Model.buffers().begin(), Model.buffers().end()),
+      LoadQueueLimit(Model.loadQueue() ? Model.loadQueue() : ~0u),
+      StoreQueueLimit(Model.storeQueue() ? Model.storeQueue() : ~0u), Busy(std::make_unique<Lanes>()),
       UnitReady(Model.numRegisterUnits() + 2, 0), UnitWriter(Model.numRegisterUnits() + 2, 0),
-      NextLane(Model.numResources(), 0), Memory(std::make_unique<Frames>()) {}
+      NextLane(Model.numResources(), 0), Memory(std::make_unique<Frames>()) {
+  SchedulerSizes.push_back(~0u);
+}
 
 FlowSimulator::~FlowSimulator() = default;
 
@@ -317,13 +352,12 @@ FlowSimulator::describe(const RefilledCode &Code) {
   Described &Found = DescribedByCode[Code.Instructions.data()];
   if (Found.Count < Code.Instructions.size()) {
     Found = {static_cast<uint32_t>(Ops.size()), static_cast<uint32_t>(Code.Instructions.size())};
-    auto NeverWritten = static_cast<uint16_t>(Model.numRegisterUnits());
     for (size_t K = 0; K < Code.Instructions.size(); ++K) {
       auto D = Model.describe(Code.Instructions[K]);
       if (!D)
         return stageError("the flow engine cannot time the instruction at {:#x}: {}",
                           Code.Addresses[K], llvm::toString(D.takeError()));
-      Ops.emplace_back(**D, NeverWritten, NeverWritten + 1);
+      Ops.emplace_back(**D, Model, static_cast<uint8_t>(Model.buffers().size()));
     }
   }
   assert(llvm::all_of(llvm::seq<size_t>(0, Code.Instructions.size()), [&](size_t K) {
@@ -347,10 +381,10 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   // An event's instructions retire together unless each one's cycles are asked for.
   bool OneByOne = recordsInstructionCycles();
   for (const Op &O : *Described) {
-    if (O.Plain)
-      timePlain(O);
+    if (O.Irregular)
+      timeIrregular(O, *O.Full);
     else
-      time(O, *O.Full);
+      time(O);
     if (OneByOne)
       retired(Code.Function, Code.Event, LastRetire + 1);
   }
@@ -359,18 +393,20 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   return llvm::Error::success();
 }
 
-uint64_t FlowSimulator::dispatch(const Op &I, llvm::ArrayRef<uint8_t> Buffers) {
-  unsigned Width = Model.dispatchWidth();
-  unsigned MicroOps = I.MicroOps;
+uint64_t FlowSimulator::dispatch(const Op &I) {
   auto waitUntil = [&](uint64_t Cycle) {
     if (Cycle > DispatchCycle) {
       DispatchCycle = Cycle;
       SlotsUsed = MovesEliminatedNow = 0;
     }
   };
-  if (GroupEnded || (I.BeginGroup && SlotsUsed) ||
-      SlotsUsed + std::min(MicroOps, Width) > Width)
-    waitUntil(DispatchCycle + 1);
+  // The next cycle, without a branch: when a cycle fills up follows no pattern.
+  bool NextCycle = GroupEnded | (I.BeginGroup & (SlotsUsed != 0)) |
+                   (SlotsUsed + I.FirstSlots > Model.dispatchWidth());
+  unsigned Keep = unsigned(NextCycle) - 1; // all ones: the same cycle
+  DispatchCycle += NextCycle;
+  SlotsUsed &= Keep;
+  MovesEliminatedNow &= Keep;
   GroupEnded = I.EndGroup;
 
   // An entry retired in cycle R is free from R + 1 on. Entries leave only when room is
@@ -378,54 +414,70 @@ uint64_t FlowSimulator::dispatch(const Op &I, llvm::ArrayRef<uint8_t> Buffers) {
   // has, and the wait is for the oldest either way.
   Retirements &R = *InFlight;
   auto &Rob = R.ReorderBuffer;
-  while (R.MicroOps + MicroOps > Model.reorderBuffer() && !Rob.empty()) {
-    waitUntil(Rob.front().Retire + 1);
-    R.MicroOps -= Rob.front().MicroOps;
-    Rob.pop();
-  }
-  auto queue = [&](Ring<uint64_t> &Queue, unsigned Size) {
-    if (Size && Queue.size() >= Size) {
-      waitUntil(Queue.front() + 1);
-      Queue.pop();
+  if (R.MicroOps + I.MicroOps > Model.reorderBuffer()) {
+    while (!Rob.empty() && Rob.front().Retire < DispatchCycle) {
+      R.MicroOps -= Rob.front().MicroOps;
+      Rob.pop();
     }
-  };
-  if (I.MayLoad)
-    queue(R.Loads, Model.loadQueue());
-  if (I.MayStore)
-    queue(R.Stores, Model.storeQueue());
+    while (R.MicroOps + I.MicroOps > Model.reorderBuffer() && !Rob.empty()) {
+      waitUntil(Rob.front().Retire + 1);
+      R.MicroOps -= Rob.front().MicroOps;
+      Rob.pop();
+    }
+  }
+  // The same for the load and store queues (only bounded ones are kept).
+  if ((I.MayLoad & (R.Loads.size() >= LoadQueueLimit)) |
+      (I.MayStore & (R.Stores.size() >= StoreQueueLimit))) {
+    auto queue = [&](Ring<uint64_t> &Queue, unsigned Size) {
+      while (!Queue.empty() && Queue.front() < DispatchCycle)
+        Queue.pop();
+      if (Queue.size() >= Size) {
+        waitUntil(Queue.front() + 1);
+        Queue.pop();
+      }
+    };
+    if (I.MayLoad)
+      queue(R.Loads, LoadQueueLimit);
+    if (I.MayStore)
+      queue(R.Stores, StoreQueueLimit);
+  }
   // A scheduler entry is free from its instruction's issue cycle on; the entries that
   // left are counted out only when the scheduler may be full.
-  for (uint8_t B : Buffers) {
+  auto fit = [&](uint8_t B) {
     Scheduler &S = Schedulers[B];
-    if (S.waiting() < Model.buffers()[B] && !S.lagsBehind(DispatchCycle))
-      continue;
+    if (S.waiting() < SchedulerSizes[B] && !S.lagsBehind(DispatchCycle))
+      return;
     S.advanceTo(DispatchCycle);
-    while (S.waiting() >= Model.buffers()[B]) {
+    while (S.waiting() >= SchedulerSizes[B]) {
       waitUntil(S.nextLeaving());
       S.advanceTo(DispatchCycle);
     }
-  }
+  };
+  if (!I.Irregular)
+    fit(I.Buffer);
+  else
+    llvm::for_each(I.Full->Buffers, fit);
 
   uint64_t Dispatched = DispatchCycle;
   // Wider than the dispatch width: whole cycles, and the rest of the last one.
-  DispatchCycle += (MicroOps - 1) / Width;
-  SlotsUsed += (MicroOps - 1) % Width + 1;
+  DispatchCycle += I.WholeCycles;
+  SlotsUsed += I.LastSlots;
   return Dispatched;
 }
 
-uint64_t FlowSimulator::book(const FlowInstruction &I, uint64_t Ready) {
+uint64_t FlowSimulator::book(llvm::ArrayRef<FlowResourceUse> Uses, uint64_t Ready) {
   struct Chosen {
     uint64_t Lanes;
     unsigned Cycles;
   };
   Chosen Picks[MaxResources];
-  unsigned NumPicks = I.Resources.size();
+  unsigned NumPicks = Uses.size();
   // Resources that stay busy for thousands of cycles do not exist; a search that long
   // gives up and books nothing, rather than running on.
   uint64_t GiveUp = std::min(Ready + MaxSearch, Busy->limit() - MaxBooking);
   uint64_t T = Ready, Taken = 0;
   for (unsigned K = 0; K < NumPicks;) {
-    const FlowResourceUse &U = I.Resources[K];
+    const FlowResourceUse &U = Uses[K];
     uint64_t Wanted = U.Lanes & ~Taken; // a unit this instruction holds is not free
     uint64_t Free = Busy->freeOf(Wanted, T, U.Cycles);
     if (U.Reserved ? Free == Wanted : Free != 0) {
@@ -452,61 +504,111 @@ uint64_t FlowSimulator::book(const FlowInstruction &I, uint64_t Ready) {
   }
   for (unsigned K = 0; K < NumPicks; ++K) {
     Busy->book(Picks[K].Lanes, T, Picks[K].Cycles);
-    if (!I.Resources[K].Reserved)
-      NextLane[I.Resources[K].Resource] =
-          static_cast<uint8_t>((llvm::countr_zero(Picks[K].Lanes) + 1) & 63);
+    if (!Uses[K].Reserved)
+      NextLane[Uses[K].Resource] =
+          (llvm::countr_zero(Picks[K].Lanes) + 1) & 63;
   }
   return T;
 }
 
-uint64_t FlowSimulator::bookOne(const Op &O, uint64_t Ready) {
+uint64_t FlowSimulator::bookOne(const FlowResourceUse &U, uint64_t Ready) {
   // book() for one resource, one unit of it.
   uint64_t GiveUp = std::min(Ready + MaxSearch, Busy->limit() - MaxBooking);
   uint64_t T = Ready, Free;
-  while (!(Free = Busy->freeOf(O.Lanes, T, O.ResourceCycles))) {
+  while (!(Free = Busy->freeOf(U.Lanes, T, U.Cycles))) {
     do
       ++T;
-    while (T < GiveUp && !Busy->freeOf(O.Lanes, T, 1));
+    while (T < GiveUp && !Busy->freeOf(U.Lanes, T, 1));
     if (T >= GiveUp)
       return Ready;
   }
-  uint64_t After = Free & (~uint64_t(0) << NextLane[O.Resource]);
+  uint64_t After = Free & (~uint64_t(0) << NextLane[U.Resource]);
   uint64_t From = After ? After : Free;
   uint64_t Pick = From & -From;
-  Busy->book(Pick, T, O.ResourceCycles);
-  NextLane[O.Resource] = static_cast<uint8_t>((llvm::countr_zero(Pick) + 1) & 63);
+  Busy->book(Pick, T, U.Cycles);
+  NextLane[U.Resource] = (llvm::countr_zero(Pick) + 1) & 63;
   return T;
 }
 
-void FlowSimulator::timePlain(const Op &O) {
-  uint64_t D = dispatch(O, O.Buffer == Op::NoBuffer ? llvm::ArrayRef<uint8_t>()
-                                                     : llvm::ArrayRef(O.Buffer));
+uint64_t FlowSimulator::operandsBeyond(const FlowInstruction &I) const {
+  uint64_t Operands = 0;
+  for (uint16_t U : llvm::ArrayRef(I.ReadUnits).drop_front(std::min<size_t>(I.ReadUnits.size(), Op::MaxReads)))
+    Operands = std::max(Operands, UnitReady[U]);
+  for (const FlowRead &R : I.AdvancedReads)
+    for (uint16_t U : llvm::ArrayRef(I.Units).slice(R.FirstUnit, R.NumUnits)) {
+      uint64_t At = UnitReady[U];
+      int64_t Advance = Model.readAdvance(R, UnitWriter[U]);
+      At = Advance > 0 ? At - std::min<uint64_t>(At, Advance) : At - Advance;
+      Operands = std::max(Operands, At);
+    }
+  return Operands;
+}
+
+void FlowSimulator::time(const Op &O) {
+  uint64_t D = dispatch(O);
   Busy->advanceTo(D);
   uint64_t Operands = 0;
   for (uint16_t U : O.ReadUnits)
     Operands = std::max(Operands, UnitReady[U]);
-  uint64_t Ready = std::max(D + 1, Operands);
-  if (O.MayStore)
-    Ready = std::max(Ready, LastStoreIssue);
-  uint64_t T = bookOne(O, Ready);
-  if (O.MayStore)
-    LastStoreIssue = T;
-  uint64_t Complete = T + O.Latency;
-  for (unsigned W = 0; W < Op::MaxWrites; ++W) {
-    uint64_t At = T + O.WriteLatency[W];
-    Complete = std::max(Complete, At);
+  if (O.MoreReads)
+    Operands = std::max(Operands, operandsBeyond(*O.Full));
+  auto write = [&](unsigned W, uint64_t At) {
     for (uint16_t U : O.WriteUnits[W]) {
       UnitReady[U] = At;
       UnitWriter[U] = O.WriteResource[W];
     }
+  };
+  auto issue = [&](uint64_t Ready) {
+    if (O.MayStore)
+      Ready = std::max(Ready, LastStoreIssue);
+    uint64_t T = O.OneUnit ? bookOne(O.Uses[0], Ready) : book(O.uses(), Ready);
+    if (O.MayStore)
+      LastStoreIssue = T;
+    return T;
+  };
+
+  uint64_t T, Complete;
+  if (!O.Unusual) {
+    T = issue(std::max(D + 1, Operands));
+    Complete = T + O.Latency;
+    for (unsigned W = 0; W < Op::MaxWrites; ++W) {
+      uint64_t At = T + O.WriteLatency[W];
+      Complete = std::max(Complete, At);
+      write(W, At);
+    }
+  } else {
+    Frames::Access Access = O.TouchesFrame ? Memory->step(*O.Full) : Frames::Access();
+    const Frames::Store *Forwarding = Access.Loads ? Memory->find(Access.Load) : nullptr;
+    uint64_t ForwardedAt = Forwarding ? Forwarding->Issue : 0;
+    bool Eliminated = O.MovesRegister && MovesEliminatedNow < Model.movesEliminated();
+    T = D;
+    if (Eliminated)
+      ++MovesEliminatedNow;
+    else if (O.Executes)
+      T = issue(std::max(D + 1, Operands));
+    if (Access.Stores)
+      Memory->stored(Access, T);
+    Complete = T + (Eliminated ? 0 : O.Latency);
+    for (unsigned W = 0; W < O.NumWrites; ++W) {
+      uint64_t At = T + O.WriteLatency[W];
+      if (Eliminated)
+        At = std::max(D, Operands);
+      else if (O.AtDispatch >> W & 1)
+        At = D + 1;
+      else if (!O.Executes) // done at dispatch, but its value is no sooner than its inputs
+        At = std::max(At, Operands + O.WriteLatency[W]);
+      else if (Forwarding)
+        At = std::max(At, ForwardedAt + O.WriteLatency[W]);
+      Complete = std::max(Complete, At);
+      write(W, At);
+    }
   }
-  if (O.Buffer != Op::NoBuffer)
-    Schedulers[O.Buffer].add(D, T);
+  Schedulers[O.Buffer].add(D, T);
   retire(O, Complete);
 }
 
-void FlowSimulator::time(const Op &O, const FlowInstruction &I) {
-  uint64_t D = dispatch(O, I.Buffers);
+void FlowSimulator::timeIrregular(const Op &O, const FlowInstruction &I) {
+  uint64_t D = dispatch(O);
   Busy->advanceTo(D);
 
   uint64_t Operands = 0;
@@ -531,7 +633,7 @@ void FlowSimulator::time(const Op &O, const FlowInstruction &I) {
     uint64_t Ready = std::max(D + 1, Operands);
     if (I.MayStore)
       Ready = std::max(Ready, LastStoreIssue);
-    T = I.Resources.empty() ? Ready : book(I, Ready);
+    T = book(I.Resources, Ready);
     if (I.MayStore)
       LastStoreIssue = T;
   }
@@ -561,25 +663,21 @@ void FlowSimulator::time(const Op &O, const FlowInstruction &I) {
 }
 
 void FlowSimulator::retire(const Op &I, uint64_t Complete) {
+  // Without branches: which instructions retire in the same cycle follows no pattern.
   uint64_t Retire = std::max(LastRetire, Complete);
-  if (AnyRetired && Retire == LastRetire) {
-    if (Model.retireWidth() && RetiredNow >= Model.retireWidth()) {
-      ++Retire;
-      RetiredNow = 0;
-    }
-  } else {
-    RetiredNow = 0;
-  }
-  ++RetiredNow;
+  unsigned Width = Model.retireWidth() ? Model.retireWidth() : ~0u;
+  bool SameCycle = AnyRetired & (Retire == LastRetire);
+  bool Full = SameCycle & (RetiredNow >= Width);
+  Retire += Full;
+  unsigned Next = -unsigned(SameCycle & !Full); // all ones: one more in this cycle
+  RetiredNow = ((RetiredNow + 1) & Next) | (1 & ~Next);
   LastRetire = Retire;
   AnyRetired = true;
   Retirements &R = *InFlight;
   R.ReorderBuffer.push({Retire, I.MicroOps});
   R.MicroOps += I.MicroOps;
-  if (I.MayLoad && Model.loadQueue())
-    R.Loads.push(Retire);
-  if (I.MayStore && Model.storeQueue())
-    R.Stores.push(Retire);
+  R.Loads.pushIf(Retire, I.MayLoad & (Model.loadQueue() != 0));
+  R.Stores.pushIf(Retire, I.MayStore & (Model.storeQueue() != 0));
 }
 
 llvm::Error FlowSimulator::finish() {

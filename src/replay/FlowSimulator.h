@@ -61,14 +61,15 @@ private:
 
   /// The descriptions of \p Code's instructions.
   llvm::Expected<llvm::ArrayRef<Op>> describe(const RefilledCode &Code);
-  uint64_t dispatch(const Op &O, llvm::ArrayRef<uint8_t> Buffers);
-  /// The first cycle from \p Ready on at which I's resources are free, booked.
-  uint64_t book(const FlowInstruction &I, uint64_t Ready);
-  /// The same for an instruction that uses one unit of one resource.
-  uint64_t bookOne(const Op &O, uint64_t Ready);
-  /// Times an instruction: \p O alone when it is plain (Op::Plain), else with \p I.
-  void timePlain(const Op &O);
-  void time(const Op &O, const FlowInstruction &I);
+  uint64_t dispatch(const Op &O);
+  /// The first cycle from \p Ready on at which the resources are free, booked.
+  uint64_t book(llvm::ArrayRef<FlowResourceUse> Uses, uint64_t Ready);
+  /// The same for one unit of one resource.
+  uint64_t bookOne(const FlowResourceUse &U, uint64_t Ready);
+  /// When the reads an Op does not hold have their values.
+  uint64_t operandsBeyond(const FlowInstruction &I) const;
+  void time(const Op &O);
+  void timeIrregular(const Op &O, const FlowInstruction &I);
   void retire(const Op &O, uint64_t Complete);
 
   const FlowModel &Model;
@@ -77,7 +78,13 @@ private:
   struct Described {
     uint32_t First = 0, Count = 0;
   };
-  llvm::DenseMap<const llvm::MCInst *, Described> DescribedByCode;
+  struct CodeAddress : llvm::DenseMapInfo<const llvm::MCInst *> {
+    /// Refilled code lies in large vectors: their addresses differ in few bits.
+    static unsigned getHashValue(const llvm::MCInst *Code) {
+      return static_cast<unsigned>((reinterpret_cast<uintptr_t>(Code) * 0x9E3779B97F4A7C15ull) >> 32);
+    }
+  };
+  llvm::DenseMap<const llvm::MCInst *, Described, CodeAddress> DescribedByCode;
   std::vector<Op> Ops;
 
   // Dispatch.
@@ -85,7 +92,10 @@ private:
   unsigned SlotsUsed = 0, MovesEliminatedNow = 0;
   bool GroupEnded = false;
   std::unique_ptr<Retirements> InFlight;
+  /// The model's schedulers and one more, never full, for instructions without one.
   std::vector<Scheduler> Schedulers;
+  std::vector<unsigned> SchedulerSizes;
+  unsigned LoadQueueLimit, StoreQueueLimit; ///< unbounded: the largest unsigned
 
   // Issue.
   std::unique_ptr<Lanes> Busy;
@@ -94,7 +104,7 @@ private:
   /// read, for plain writes.)
   std::vector<uint64_t> UnitReady;
   std::vector<uint16_t> UnitWriter;
-  std::vector<uint8_t> NextLane; ///< per resource: where the search for a unit starts
+  std::vector<uint32_t> NextLane; ///< per resource: where the search for a unit starts
   uint64_t LastStoreIssue = 0;
   std::unique_ptr<Frames> Memory;
   uint64_t LastEvent = ~uint64_t(0);
