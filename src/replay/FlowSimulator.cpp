@@ -338,7 +338,7 @@ FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions)
       Schedulers(Model.buffers().size() + 1), SchedulerSizes(Model.buffers().begin(), Model.buffers().end()),
       LoadQueueLimit(Model.loadQueue() ? Model.loadQueue() : ~0u),
       StoreQueueLimit(Model.storeQueue() ? Model.storeQueue() : ~0u), Busy(std::make_unique<Lanes>()),
-      UnitReady(Model.numRegisterUnits() + 2, 0), UnitWriter(Model.numRegisterUnits() + 2, 0),
+      UnitValues(Model.numRegisterUnits() + 2, 0),
       NextLane(Model.numResources(), 0), Memory(std::make_unique<Frames>()) {
   SchedulerSizes.push_back(~0u);
 }
@@ -393,7 +393,7 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   return llvm::Error::success();
 }
 
-uint64_t FlowSimulator::dispatch(const Op &I) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::dispatch(const Op &I) {
   auto waitUntil = [&](uint64_t Cycle) {
     if (Cycle > DispatchCycle) {
       DispatchCycle = Cycle;
@@ -511,7 +511,8 @@ uint64_t FlowSimulator::book(llvm::ArrayRef<FlowResourceUse> Uses, uint64_t Read
   return T;
 }
 
-uint64_t FlowSimulator::bookOne(const FlowResourceUse &U, uint64_t Ready) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::bookOne(const FlowResourceUse &U,
+                                                             uint64_t Ready) {
   // book() for one resource, one unit of it.
   uint64_t GiveUp = std::min(Ready + MaxSearch, Busy->limit() - MaxBooking);
   uint64_t T = Ready, Free;
@@ -530,14 +531,19 @@ uint64_t FlowSimulator::bookOne(const FlowResourceUse &U, uint64_t Ready) {
   return T;
 }
 
-uint64_t FlowSimulator::operandsBeyond(const FlowInstruction &I) const {
+uint64_t FlowSimulator::operands(llvm::ArrayRef<uint16_t> Units) const {
+  uint64_t Latest = 0;
+  for (uint16_t U : Units)
+    Latest = std::max(Latest, UnitValues[U]);
+  return Latest >> 16;
+}
+
+uint64_t FlowSimulator::advancedOperands(const FlowInstruction &I) const {
   uint64_t Operands = 0;
-  for (uint16_t U : llvm::ArrayRef(I.ReadUnits).drop_front(std::min<size_t>(I.ReadUnits.size(), Op::MaxReads)))
-    Operands = std::max(Operands, UnitReady[U]);
   for (const FlowRead &R : I.AdvancedReads)
     for (uint16_t U : llvm::ArrayRef(I.Units).slice(R.FirstUnit, R.NumUnits)) {
-      uint64_t At = UnitReady[U];
-      int64_t Advance = Model.readAdvance(R, UnitWriter[U]);
+      uint64_t At = UnitValues[U] >> 16;
+      int64_t Advance = Model.readAdvance(R, static_cast<uint16_t>(UnitValues[U]));
       At = Advance > 0 ? At - std::min<uint64_t>(At, Advance) : At - Advance;
       Operands = std::max(Operands, At);
     }
@@ -547,16 +553,15 @@ uint64_t FlowSimulator::operandsBeyond(const FlowInstruction &I) const {
 void FlowSimulator::time(const Op &O) {
   uint64_t D = dispatch(O);
   Busy->advanceTo(D);
-  uint64_t Operands = 0;
-  for (uint16_t U : O.ReadUnits)
-    Operands = std::max(Operands, UnitReady[U]);
-  if (O.MoreReads)
-    Operands = std::max(Operands, operandsBeyond(*O.Full));
+  uint64_t Operands = operands(O.ReadUnits);
+  if (O.MoreReads) {
+    const FlowInstruction &I = *O.Full;
+    auto Beyond = llvm::ArrayRef(I.ReadUnits).drop_front(std::min<size_t>(I.ReadUnits.size(), Op::MaxReads));
+    Operands = std::max({Operands, operands(Beyond), advancedOperands(I)});
+  }
   auto write = [&](unsigned W, uint64_t At) {
-    for (uint16_t U : O.WriteUnits[W]) {
-      UnitReady[U] = At;
-      UnitWriter[U] = O.WriteResource[W];
-    }
+    for (uint16_t U : O.WriteUnits[W])
+      UnitValues[U] = At << 16 | O.WriteResource[W];
   };
   auto issue = [&](uint64_t Ready) {
     if (O.MayStore)
@@ -611,16 +616,7 @@ void FlowSimulator::timeIrregular(const Op &O, const FlowInstruction &I) {
   uint64_t D = dispatch(O);
   Busy->advanceTo(D);
 
-  uint64_t Operands = 0;
-  for (uint16_t U : I.ReadUnits)
-    Operands = std::max(Operands, UnitReady[U]);
-  for (const FlowRead &R : I.AdvancedReads)
-    for (uint16_t U : llvm::ArrayRef(I.Units).slice(R.FirstUnit, R.NumUnits)) {
-      uint64_t At = UnitReady[U];
-      int64_t Advance = Model.readAdvance(R, UnitWriter[U]);
-      At = Advance > 0 ? At - std::min<uint64_t>(At, Advance) : At - Advance;
-      Operands = std::max(Operands, At);
-    }
+  uint64_t Operands = std::max(operands(I.ReadUnits), advancedOperands(I));
   Frames::Access Access = I.TouchesFrame ? Memory->step(I) : Frames::Access();
   const Frames::Store *Forwarding = Access.Loads ? Memory->find(Access.Load) : nullptr;
   uint64_t ForwardedAt = Forwarding ? Forwarding->Issue : 0;
@@ -652,17 +648,15 @@ void FlowSimulator::timeIrregular(const Op &O, const FlowInstruction &I) {
     else if (Forwarding)
       At = std::max(At, ForwardedAt + W.Latency);
     Complete = std::max(Complete, At);
-    for (uint16_t U : llvm::ArrayRef(I.Units).slice(W.FirstUnit, W.NumUnits)) {
-      UnitReady[U] = At;
-      UnitWriter[U] = W.WriteResource;
-    }
+    for (uint16_t U : llvm::ArrayRef(I.Units).slice(W.FirstUnit, W.NumUnits))
+      UnitValues[U] = At << 16 | W.WriteResource;
   }
   for (uint8_t B : I.Buffers)
     Schedulers[B].add(D, T);
   retire(O, Complete);
 }
 
-void FlowSimulator::retire(const Op &I, uint64_t Complete) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::retire(const Op &I, uint64_t Complete) {
   // Without branches: which instructions retire in the same cycle follows no pattern.
   uint64_t Retire = std::max(LastRetire, Complete);
   unsigned Width = Model.retireWidth() ? Model.retireWidth() : ~0u;

@@ -66,8 +66,10 @@ private:
   uint64_t book(llvm::ArrayRef<FlowResourceUse> Uses, uint64_t Ready);
   /// The same for one unit of one resource.
   uint64_t bookOne(const FlowResourceUse &U, uint64_t Ready);
-  /// When the reads an Op does not hold have their values.
-  uint64_t operandsBeyond(const FlowInstruction &I) const;
+  /// When the last of \p Units' values is ready.
+  uint64_t operands(llvm::ArrayRef<uint16_t> Units) const;
+  /// The same for I's reads that a write may forward to early.
+  uint64_t advancedOperands(const FlowInstruction &I) const;
   void time(const Op &O);
   void timeIrregular(const Op &O, const FlowInstruction &I);
   void retire(const Op &O, uint64_t Complete);
@@ -99,11 +101,11 @@ private:
 
   // Issue.
   std::unique_ptr<Lanes> Busy;
-  /// Per register unit, when its last write's value is ready and what wrote it.
-  /// (Two more: a unit never written, that plain reads are padded with, and one never
-  /// read, for plain writes.)
-  std::vector<uint64_t> UnitReady;
-  std::vector<uint16_t> UnitWriter;
+  /// Per register unit, when its last write's value is ready (above bit 16) and what
+  /// wrote it (the write resource, below): the latest of several is their largest.
+  /// (Two more: a unit never written, that Op's reads are padded with, and one never
+  /// read, for its writes.)
+  std::vector<uint64_t> UnitValues;
   std::vector<uint32_t> NextLane; ///< per resource: where the search for a unit starts
   uint64_t LastStoreIssue = 0;
   std::unique_ptr<Frames> Memory;
