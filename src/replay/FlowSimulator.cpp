@@ -32,7 +32,8 @@ public:
     return Free;
   }
   void book(uint64_t Taken, uint64_t From, unsigned Cycles) {
-    for (uint64_t C = From; C < From + Cycles; ++C)
+    Busy[From & (Window - 1)] |= Taken;
+    for (uint64_t C = From + 1; LLVM_UNLIKELY(C < From + Cycles); ++C)
       Busy[C & (Window - 1)] |= Taken;
   }
   /// Cycles before \p Cycle will not be booked any more: their masks can serve later
@@ -486,7 +487,8 @@ uint64_t FlowSimulator::book(llvm::ArrayRef<FlowResourceUse> Uses, uint64_t Read
         // Units of a group take turns, as MCA's resource selection does: the first
         // free one from where the previous choice left off.
         uint64_t After = Free & (~uint64_t(0) << NextLane[U.Resource]);
-        Pick = After ? After & -After : Free & -Free;
+        uint64_t From = After ? After : Free;
+        Pick = From & -From;
       }
       Picks[K++] = {Pick, U.Cycles};
       Taken |= Pick;
