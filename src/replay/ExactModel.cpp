@@ -4,25 +4,28 @@
 
 namespace mlgo {
 
-llvm::Error ExactModel::onCode(uint32_t ThreadId, const RefilledCode &Code) {
-  if (ThreadId != LastThread || !Last) {
-    std::unique_ptr<CoreSimulator> &Core = Threads[ThreadId];
-    if (!Core) {
-      Core = Cores.startCore(NumFunctions);
-      if (RecordEvents)
-        Core->recordEventCycles(EventCycles[ThreadId]);
-      if (ProfileInstructions)
-        Attributions[ThreadId] =
-            std::make_unique<InstructionAttribution>(*Core, NumFunctions);
-    }
-    Last = Core.get();
-    LastAttribution = ProfileInstructions ? Attributions[ThreadId].get() : nullptr;
-    LastThread = ThreadId;
+void ExactModel::switchTo(uint32_t ThreadId) {
+  std::unique_ptr<CoreSimulator> &Core = Threads[ThreadId];
+  if (!Core) {
+    Core = Cores.startCore(NumFunctions);
+    if (RecordEvents)
+      Core->recordEventCycles(EventCycles[ThreadId]);
+    if (ProfileInstructions)
+      Attributions[ThreadId] = std::make_unique<InstructionAttribution>(*Core, NumFunctions);
   }
+  Last = Core.get();
+  LastAttribution = ProfileInstructions ? Attributions[ThreadId].get() : nullptr;
+  LastThread = ThreadId;
+}
+
+llvm::Error ExactModel::onCode(uint32_t ThreadId, const RefilledCode &Code) {
+  if (ThreadId != LastThread || !Last)
+    switchTo(ThreadId);
+  if (!LastAttribution)
+    return Last->add(Code);
   if (llvm::Error E = Last->add(Code))
     return E;
-  if (LastAttribution)
-    LastAttribution->added(Code);
+  LastAttribution->added(Code);
   return llvm::Error::success();
 }
 

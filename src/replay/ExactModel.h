@@ -26,6 +26,9 @@ public:
   llvm::Expected<PredictedCosts> finish() override;
 
 private:
+  /// Makes the core of \p ThreadId the one code goes to, started if new.
+  void switchTo(uint32_t ThreadId);
+
   Engine &Cores;
   uint32_t NumFunctions;
   bool RecordEvents, ProfileInstructions;

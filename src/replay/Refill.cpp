@@ -4,6 +4,8 @@
 #include "DecodedCode.h"
 #include "support/Error.h"
 
+#include "llvm/Support/Compiler.h"
+
 #include <map>
 #include <optional>
 #include <tuple>
@@ -29,6 +31,31 @@ public:
   EventDecoder(const SegmentTraceReader &Trace, const VariantCode &Code,
                llvm::ArrayRef<uint32_t> UnmappedFunctions)
       : Trace(Trace), Code(Code), UnmappedFunctions(UnmappedFunctions) {}
+
+  /// The code of \p E, in \p Out: kept until the next call.
+  llvm::Error decode(uint32_t ThreadId, const SegmentEvent &E, const EventCode *&Out) {
+    if (E.What == SegmentEvent::Segment && WholeSegments[E.Index].Code) {
+      Last = {ThreadId, NoAddress}; // most events: a segment seen before
+      Out = &WholeSegments[E.Index];
+      return llvm::Error::success();
+    }
+    return decodeFirst(ThreadId, E, Out);
+  }
+
+private:
+  /// decode() of an event other than a segment seen before: out of line, so that
+  /// decode() is inlined.
+  LLVM_ATTRIBUTE_NOINLINE llvm::Error decodeFirst(uint32_t ThreadId, const SegmentEvent &E,
+                                                  const EventCode *&Out) {
+    auto Found = E.What == SegmentEvent::UnmappedCode ? unmapped(ThreadId, E)
+                                                      : mapped(ThreadId, E);
+    if (!Found)
+      return Found.takeError();
+    EventCode &Kept = E.What == SegmentEvent::Segment ? WholeSegments[E.Index] : Other;
+    Kept = *Found;
+    Out = &Kept;
+    return llvm::Error::success();
+  }
 
   /// A segment, partial segment or padding event.
   llvm::Expected<EventCode> mapped(uint32_t ThreadId, const SegmentEvent &E) {
@@ -83,7 +110,6 @@ public:
     return EventCode{UnmappedFunctions[Chunk.Module], &D, 0, E.Count};
   }
 
-private:
   static constexpr uint64_t NoAddress = ~uint64_t(0);
   /// The thread of the previous event, and its last instruction if it was unmapped code.
   struct LastInstruction {
@@ -95,6 +121,11 @@ private:
   const VariantCode &Code;
   llvm::ArrayRef<uint32_t> UnmappedFunctions;
   DecodedCodeCache Cache;
+  /// By trace segment: the code of an event that runs all of it, once decoded (Code
+  /// set): an event is a few instructions, not worth a lookup in Cache each.
+  std::vector<EventCode> WholeSegments =
+      std::vector<EventCode>(Trace.segments().size(), EventCode{0, nullptr, 0, 0});
+  EventCode Other; ///< the code of the last other event decoded
 };
 
 } // namespace
@@ -117,14 +148,20 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
   if (Reference)
     ReferenceDecoder.emplace(Trace, *Reference, UnmappedFunctions);
   RefillCounts Counts;
-  uint64_t NextProgress = 1 << 20;
+  uint64_t NextProgress = OnProgress ? 1 << 20 : UINT64_MAX;
   std::map<uint32_t, uint64_t> Ordinals; ///< per thread: events so far
+  uint32_t LastThread = 0;
+  uint64_t *LastOrdinal = nullptr; ///< Ordinals[LastThread]: a thread's events come in runs
   llvm::Error Err = forEachEvent(Trace, [&](uint32_t ThreadId,
                                             const SegmentEvent &E) -> llvm::Error {
-    uint64_t Ordinal = Ordinals[ThreadId]++;
+    if (ThreadId != LastThread || !LastOrdinal) {
+      LastOrdinal = &Ordinals[ThreadId]; // std::map: stays where it is
+      LastThread = ThreadId;
+    }
+    uint64_t Ordinal = (*LastOrdinal)++;
     uint64_t Position = Counts.TraceInstructions;
     Counts.TraceInstructions += E.Count;
-    if (OnProgress && Counts.TraceInstructions >= NextProgress) {
+    if (Counts.TraceInstructions >= NextProgress) {
       OnProgress(Counts.TraceInstructions);
       NextProgress = Counts.TraceInstructions + (1 << 20);
     }
@@ -134,21 +171,18 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
       return llvm::Error::success();
     }
     Counts.PartialSegments += E.What == SegmentEvent::PartialSegment;
-    auto Decode = [&](EventDecoder &D) {
-      return IsCode ? D.unmapped(ThreadId, E) : D.mapped(ThreadId, E);
-    };
-    auto Found = Decode(Decoder);
-    if (!Found)
-      return Found.takeError();
+    const EventCode *Found;
+    if (llvm::Error Err = Decoder.decode(ThreadId, E, Found))
+      return Err;
     Counts.Refilled += Found->Count;
     Counts.UnmappedReplayed += IsCode ? Found->Count + Found->Folded : 0;
     Counts.FoldedIterations += Found->Folded;
     RefilledCode Refilled{Found->Function, Ordinal, {}, {}, {}, {}, Position};
     std::tie(Refilled.Instructions, Refilled.Addresses) = slice(*Found);
     if (ReferenceDecoder) {
-      auto InReference = Decode(*ReferenceDecoder);
-      if (!InReference)
-        return InReference.takeError();
+      const EventCode *InReference;
+      if (llvm::Error Err = ReferenceDecoder->decode(ThreadId, E, InReference))
+        return Err;
       std::tie(Refilled.ReferenceInstructions, Refilled.ReferenceAddresses) =
           slice(*InReference);
     }

@@ -31,10 +31,10 @@
 
 #include "CodeChunk.h"
 #include "SegmentEvent.h"
+#include "SegmentTraceFormat.h"
 #include "code/CodeImage.h"
 #include "support/ByteCursor.h"
 
-#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <string>
@@ -133,6 +133,50 @@ public:
   /// totals were checked).
   llvm::Expected<bool> next(uint32_t &ThreadId, SegmentEvent &E);
 
+  /// What next() does, inline, when the next record is an event held whole in the
+  /// buffer that needs no check but its segment's or chunk's: most records. False:
+  /// nothing was read, next() reads the record.
+  bool nextBuffered(uint32_t &Thread, SegmentEvent &E) {
+    using F = BbtraceFormat;
+    if (Ended || Buf.size() - Pos < F::MaxEventBytes)
+      return false;
+    const uint8_t *P = Buf.data() + Pos;
+    uint8_t Tag = *P++; // a tag of more than one byte is not an event's
+    uint64_t Index = readVarint(P);
+    SegmentEvent Read;
+    if (Tag == F::TagSegment) {
+      if (Index >= Segments.size())
+        return false;
+      Read = {SegmentEvent::Segment, uint32_t(Index), 0, Segments[Index].Instructions};
+    } else if (Tag == F::TagUnmappedCode) {
+      uint64_t Count = readVarint(P);
+      if (!keepsUnmappedCode() || Index >= Chunks.size() || Count == 0 ||
+          Count > Chunks[Index].numInstructions())
+        return false;
+      Read = {SegmentEvent::UnmappedCode, uint32_t(Index), 0, Count};
+    } else if (Tag == F::TagPartial) {
+      uint64_t Offset = readVarint(P), Count = readVarint(P);
+      if (Index >= Segments.size())
+        return false;
+      Read = {SegmentEvent::PartialSegment, uint32_t(Index), uint32_t(Offset), Count};
+    } else if (Tag == F::TagPadding || Tag == F::TagUnmapped) {
+      uint64_t Count = readVarint(P);
+      bool Padding = Tag == F::TagPadding;
+      if (Padding && Index >= Segments.size())
+        return false;
+      Read = {Padding ? SegmentEvent::Padding : SegmentEvent::Unmapped, uint32_t(Index), 0,
+              Count};
+    } else {
+      return false;
+    }
+    Pos = P - Buf.data();
+    Thread = ThreadId;
+    Instructions += Read.Count;
+    ++Events;
+    E = Read;
+    return true;
+  }
+
   uint64_t instructions() const { return Instructions; }
 
 private:
@@ -171,10 +215,25 @@ private:
   bool Ended = false;
 };
 
-/// Reads \p Reader to its end record, calling \p OnEvent for every event; stops at the
-/// first error, the reader's or the callback's.
-llvm::Error
-forEachEvent(SegmentTraceReader &Reader,
-             llvm::function_ref<llvm::Error(uint32_t ThreadId, const SegmentEvent &E)> OnEvent);
+/// Reads \p Reader to its end record, calling \p OnEvent(uint32_t ThreadId, const
+/// SegmentEvent &E) -> llvm::Error for every event; stops at the first error, the
+/// reader's or the callback's. Inline, with the callback: a trace has millions of
+/// events, and replay reads each with little work besides.
+template <typename OnEventFn>
+llvm::Error forEachEvent(SegmentTraceReader &Reader, OnEventFn &&OnEvent) {
+  uint32_t Thread;
+  SegmentEvent E;
+  for (;;) {
+    if (!Reader.nextBuffered(Thread, E)) {
+      auto More = Reader.next(Thread, E);
+      if (!More)
+        return More.takeError();
+      if (!*More)
+        return llvm::Error::success();
+    }
+    if (llvm::Error Err = OnEvent(Thread, E))
+      return Err;
+  }
+}
 
 } // namespace mlgo

@@ -213,6 +213,8 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
     // rest below.
     if (llvm::Error Err = need(64))
       return Err;
+    if (nextBuffered(Thread, E))
+      return true;
     ByteCursor C{Buf.data() + Pos, Buf.data() + Buf.size()};
     uint64_t Tag = C.varint();
     if (C.Short)
@@ -299,22 +301,6 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
     if (C.Short)
       return truncated();
     Pos = C.P - Buf.data();
-  }
-}
-
-llvm::Error
-forEachEvent(SegmentTraceReader &Reader,
-             llvm::function_ref<llvm::Error(uint32_t ThreadId, const SegmentEvent &E)> OnEvent) {
-  uint32_t Thread;
-  SegmentEvent E;
-  for (;;) {
-    auto More = Reader.next(Thread, E);
-    if (!More)
-      return More.takeError();
-    if (!*More)
-      return llvm::Error::success();
-    if (llvm::Error Err = OnEvent(Thread, E))
-      return Err;
   }
 }
 
