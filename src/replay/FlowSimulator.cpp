@@ -277,7 +277,7 @@ struct FlowSimulator::Op {
   bool OneUnit;
   /// Anything of: not executing, a register move, the frame, a stack pointer write at
   /// dispatch.
-  bool Unusual;
+  bool Unusual = true;
   bool Executes, MovesRegister, TouchesFrame;
   const FlowInstruction *Full;
 
@@ -304,7 +304,8 @@ struct FlowSimulator::Op {
     NumUses = static_cast<uint8_t>(I.Resources.size());
     Irregular = I.Writes.size() > MaxWrites || I.Buffers.size() > 1 ||
                 I.Resources.size() > MaxUses ||
-                llvm::any_of(I.Writes, [](const FlowWrite &W) { return W.NumUnits > MaxWriteUnits; });
+                llvm::any_of(I.Writes,
+                             [](const FlowWrite &W) { return W.NumUnits > MaxWriteUnits; });
     MoreReads = I.ReadUnits.size() > MaxReads || !I.AdvancedReads.empty();
     OneUnit = I.Resources.size() == 1 && !I.Resources[0].Reserved;
     if (Irregular)
@@ -336,9 +337,11 @@ FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions)
     : CoreSimulator(NumFunctions), Model(Model),
       InFlight(std::make_unique<Retirements>(Model.reorderBuffer(), Model.loadQueue(),
                                              Model.storeQueue())),
-      Schedulers(Model.buffers().size() + 1), SchedulerSizes(Model.buffers().begin(), Model.buffers().end()),
+      Schedulers(Model.buffers().size() + 1),
+      SchedulerSizes(Model.buffers().begin(), Model.buffers().end()),
       LoadQueueLimit(Model.loadQueue() ? Model.loadQueue() : ~0u),
-      StoreQueueLimit(Model.storeQueue() ? Model.storeQueue() : ~0u), Busy(std::make_unique<Lanes>()),
+      StoreQueueLimit(Model.storeQueue() ? Model.storeQueue() : ~0u),
+      Busy(std::make_unique<Lanes>()),
       UnitValues(Model.numRegisterUnits() + 2, 0),
       NextLane(Model.numResources(), 0), Memory(std::make_unique<Frames>()) {
   SchedulerSizes.push_back(~0u);
@@ -558,7 +561,8 @@ void FlowSimulator::time(const Op &O) {
   uint64_t Operands = operands(O.ReadUnits);
   if (O.MoreReads) {
     const FlowInstruction &I = *O.Full;
-    auto Beyond = llvm::ArrayRef(I.ReadUnits).drop_front(std::min<size_t>(I.ReadUnits.size(), Op::MaxReads));
+    auto Beyond = llvm::ArrayRef(I.ReadUnits)
+                      .drop_front(std::min<size_t>(I.ReadUnits.size(), Op::MaxReads));
     Operands = std::max({Operands, operands(Beyond), advancedOperands(I)});
   }
   auto write = [&](unsigned W, uint64_t At) {

@@ -83,7 +83,8 @@ private:
   struct CodeAddress : llvm::DenseMapInfo<const llvm::MCInst *> {
     /// Refilled code lies in large vectors: their addresses differ in few bits.
     static unsigned getHashValue(const llvm::MCInst *Code) {
-      return static_cast<unsigned>((reinterpret_cast<uintptr_t>(Code) * 0x9E3779B97F4A7C15ull) >> 32);
+      uint64_t Address = reinterpret_cast<uintptr_t>(Code);
+      return static_cast<unsigned>((Address * 0x9E3779B97F4A7C15ull) >> 32);
     }
   };
   llvm::DenseMap<const llvm::MCInst *, Described, CodeAddress> DescribedByCode;
