@@ -253,8 +253,9 @@ private:
 /// An instruction as the inner loop reads it, one small block per instruction of an
 /// event, side by side: its reads padded to MaxReads units with a unit never written,
 /// its writes padded to MaxWrites of MaxWriteUnits units with a unit never read, so
-/// that they take no branch per operand. An instruction that does not fit (Irregular:
-/// more writes or units, schedulers or resources) is timed from its FlowInstruction.
+/// that they take no branch per operand. What does not fit (more read units, more
+/// resource uses, and Irregular: more writes or units, or schedulers) is read from
+/// the instruction's FlowInstruction.
 struct FlowSimulator::Op {
   static constexpr unsigned MaxReads = 8, MaxWrites = 2, MaxWriteUnits = 4,
                             MaxUses = 4;
@@ -267,16 +268,15 @@ struct FlowSimulator::Op {
   /// Dispatch slots in the first cycle, whole cycles after it and slots in the last.
   uint16_t FirstSlots, WholeCycles, LastSlots;
   uint16_t Latency;
-  uint8_t Buffer, NumWrites, NumUses;
-  uint8_t AtDispatch = 0; ///< by write, one bit each
+  uint8_t Buffer, NumUses;
   bool MayLoad, MayStore, BeginGroup, EndGroup;
   bool Irregular;
   /// Read units beyond MaxReads, or reads with advances: read from Full.
   bool MoreReads;
   /// Uses one unit of one resource.
   bool OneUnit;
-  /// Anything of: not executing, a register move, the frame, a stack pointer write at
-  /// dispatch.
+  /// Anything of: irregular, not executing, a register move, the frame, a stack
+  /// pointer write at dispatch.
   bool Unusual = true;
   bool Executes, MovesRegister, TouchesFrame;
   const FlowInstruction *Full;
@@ -300,18 +300,18 @@ struct FlowSimulator::Op {
     FirstSlots = static_cast<uint16_t>(std::min<unsigned>(MicroOps, Width));
     WholeCycles = static_cast<uint16_t>((MicroOps - 1) / Width);
     LastSlots = static_cast<uint16_t>((MicroOps - 1) % Width + 1);
-    NumWrites = static_cast<uint8_t>(I.Writes.size());
     NumUses = static_cast<uint8_t>(I.Resources.size());
     Irregular = I.Writes.size() > MaxWrites || I.Buffers.size() > 1 ||
-                I.Resources.size() > MaxUses ||
                 llvm::any_of(I.Writes,
                              [](const FlowWrite &W) { return W.NumUnits > MaxWriteUnits; });
     MoreReads = I.ReadUnits.size() > MaxReads || !I.AdvancedReads.empty();
     OneUnit = I.Resources.size() == 1 && !I.Resources[0].Reserved;
-    if (Irregular)
-      return;
     std::fill(std::begin(ReadUnits), std::end(ReadUnits), NeverWritten);
     llvm::copy(llvm::ArrayRef(I.ReadUnits).take_front(MaxReads), ReadUnits);
+    if (NumUses <= MaxUses)
+      llvm::copy(I.Resources, Uses);
+    if (Irregular)
+      return;
     for (unsigned W = 0; W < MaxWrites; ++W) {
       std::fill(std::begin(WriteUnits[W]), std::end(WriteUnits[W]), NeverRead);
       if (W >= I.Writes.size())
@@ -320,12 +320,14 @@ struct FlowSimulator::Op {
       llvm::copy(llvm::ArrayRef(I.Units).slice(Write.FirstUnit, Write.NumUnits), WriteUnits[W]);
       WriteLatency[W] = Write.Latency;
       WriteResource[W] = Write.WriteResource;
-      AtDispatch |= Write.AtDispatch << W;
     }
-    llvm::copy(I.Resources, Uses);
-    Unusual = !Executes || MovesRegister || TouchesFrame || AtDispatch;
+    Unusual = !Executes || MovesRegister || TouchesFrame ||
+              llvm::any_of(I.Writes, [](const FlowWrite &W) { return W.AtDispatch; });
   }
-  llvm::ArrayRef<FlowResourceUse> uses() const { return llvm::ArrayRef(Uses, NumUses); }
+  llvm::ArrayRef<FlowResourceUse> uses() const {
+    return NumUses > MaxUses ? llvm::ArrayRef(Full->Resources)
+                             : llvm::ArrayRef(Uses, NumUses);
+  }
 };
 
 namespace {
@@ -385,10 +387,7 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   // An event's instructions retire together unless each one's cycles are asked for.
   bool OneByOne = recordsInstructionCycles();
   for (const Op &O : *Described) {
-    if (O.Irregular)
-      timeIrregular(O, *O.Full);
-    else
-      time(O);
+    time(O);
     if (OneByOne)
       retired(Code.Function, Code.Event, LastRetire + 1);
   }
@@ -600,65 +599,31 @@ void FlowSimulator::time(const Op &O) {
     if (Access.Stores)
       Memory->stored(Access, T);
     Complete = T + (Eliminated ? 0 : O.Latency);
-    for (unsigned W = 0; W < O.NumWrites; ++W) {
-      uint64_t At = T + O.WriteLatency[W];
+    const FlowInstruction &I = *O.Full;
+    for (unsigned W = 0; W < I.Writes.size(); ++W) {
+      const FlowWrite &Write = I.Writes[W];
+      uint64_t At = T + Write.Latency;
       if (Eliminated)
         At = std::max(D, Operands);
-      else if (O.AtDispatch >> W & 1)
+      else if (Write.AtDispatch)
         At = D + 1;
       else if (!O.Executes) // done at dispatch, but its value is no sooner than its inputs
-        At = std::max(At, Operands + O.WriteLatency[W]);
+        At = std::max(At, Operands + Write.Latency);
       else if (Forwarding)
-        At = std::max(At, ForwardedAt + O.WriteLatency[W]);
+        At = std::max(At, ForwardedAt + Write.Latency);
       Complete = std::max(Complete, At);
-      write(W, At);
+      if (O.Irregular) // its writes are not in the block
+        for (uint16_t U : llvm::ArrayRef(I.Units).slice(Write.FirstUnit, Write.NumUnits))
+          UnitValues[U] = At << 16 | Write.WriteResource;
+      else
+        write(W, At);
     }
   }
-  Schedulers[O.Buffer].add(D, T);
-  retire(O, Complete);
-}
-
-void FlowSimulator::timeIrregular(const Op &O, const FlowInstruction &I) {
-  uint64_t D = dispatch(O);
-  Busy->advanceTo(D);
-
-  uint64_t Operands = std::max(operands(I.ReadUnits), advancedOperands(I));
-  Frames::Access Access = I.TouchesFrame ? Memory->step(I) : Frames::Access();
-  const Frames::Store *Forwarding = Access.Loads ? Memory->find(Access.Load) : nullptr;
-  uint64_t ForwardedAt = Forwarding ? Forwarding->Issue : 0;
-
-  bool Eliminated = I.MovesRegister && MovesEliminatedNow < Model.movesEliminated();
-  uint64_t T = D;
-  if (Eliminated) {
-    ++MovesEliminatedNow;
-  } else if (I.Executes) {
-    uint64_t Ready = std::max(D + 1, Operands);
-    if (I.MayStore)
-      Ready = std::max(Ready, LastStoreIssue);
-    T = book(I.Resources, Ready);
-    if (I.MayStore)
-      LastStoreIssue = T;
-  }
-  if (Access.Stores)
-    Memory->stored(Access, T);
-
-  uint64_t Complete = T + (Eliminated ? 0 : I.Latency);
-  for (const FlowWrite &W : I.Writes) {
-    uint64_t At = T + W.Latency;
-    if (Eliminated)
-      At = std::max(D, Operands);
-    else if (W.AtDispatch)
-      At = D + 1;
-    else if (!I.Executes) // done at dispatch, but its value is no sooner than its inputs
-      At = std::max(At, Operands + W.Latency);
-    else if (Forwarding)
-      At = std::max(At, ForwardedAt + W.Latency);
-    Complete = std::max(Complete, At);
-    for (uint16_t U : llvm::ArrayRef(I.Units).slice(W.FirstUnit, W.NumUnits))
-      UnitValues[U] = At << 16 | W.WriteResource;
-  }
-  for (uint8_t B : I.Buffers)
-    Schedulers[B].add(D, T);
+  if (!O.Irregular)
+    Schedulers[O.Buffer].add(D, T);
+  else
+    for (uint8_t B : O.Full->Buffers)
+      Schedulers[B].add(D, T);
   retire(O, Complete);
 }
 

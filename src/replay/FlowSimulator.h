@@ -71,7 +71,6 @@ private:
   /// The same for I's reads that a write may forward to early.
   uint64_t advancedOperands(const FlowInstruction &I) const;
   void time(const Op &O);
-  void timeIrregular(const Op &O, const FlowInstruction &I);
   void retire(const Op &O, uint64_t Complete);
 
   const FlowModel &Model;
