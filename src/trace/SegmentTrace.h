@@ -169,12 +169,8 @@ public:
     } else {
       return false;
     }
-    Pos = P - Buf.data();
-    Thread = ThreadId;
-    Instructions += Read.Count;
-    ++Events;
     E = Read;
-    return true;
+    return event(P, Thread, E);
   }
 
   uint64_t instructions() const { return Instructions; }
@@ -192,8 +188,14 @@ private:
   llvm::Error readChunk(ByteCursor &C);
   /// Charges \p Bytes to what may be kept in memory from the stream (MaxExpansion).
   llvm::Error keep(uint64_t Bytes, llvm::StringRef What);
-  /// Counts \p E, whose record ends at \p C, as the thread's next event.
-  bool event(const ByteCursor &C, uint32_t &Thread, const SegmentEvent &E);
+  /// Counts \p E, whose record ends at \p End, as the thread's next event.
+  bool event(const uint8_t *End, uint32_t &Thread, const SegmentEvent &E) {
+    Pos = End - Buf.data();
+    Thread = ThreadId;
+    Instructions += E.Count;
+    ++Events;
+    return true;
+  }
 
   struct Impl;
   std::unique_ptr<Impl> I;

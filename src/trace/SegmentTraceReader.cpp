@@ -197,14 +197,6 @@ std::string SegmentTraceReader::moduleName(uint32_t Id) const {
   return Id ? "module " + std::to_string(Id) : "(no module)";
 }
 
-bool SegmentTraceReader::event(const ByteCursor &C, uint32_t &Thread, const SegmentEvent &E) {
-  Pos = C.P - Buf.data();
-  Thread = ThreadId;
-  Instructions += E.Count;
-  ++Events;
-  return true;
-}
-
 llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E) {
   for (;;) {
     if (Ended)
@@ -273,7 +265,7 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
                                        ? fmt::format("has {}", Chunks[Chunk].numInstructions())
                                        : std::string("is not defined before it")));
       E = {SegmentEvent::UnmappedCode, static_cast<uint32_t>(Chunk), 0, Count};
-      return event(C, Thread, E);
+      return event(C.P, Thread, E);
     }
     case F::TagSegment:
     case F::TagPartial:
@@ -293,7 +285,7 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
         return corrupt(fmt::format("segment {} is not in the header", Index));
       E.Index = Index;
       E.Count = Tag == F::TagSegment ? Segments[Index].Instructions : Count;
-      return event(C, Thread, E);
+      return event(C.P, Thread, E);
     }
     default:
       return corrupt(fmt::format("unknown record tag {}", Tag));
