@@ -369,7 +369,23 @@ FlowSimulator::describe(const RefilledCode &Code) {
   assert(llvm::all_of(llvm::seq<size_t>(0, Code.Instructions.size()), [&](size_t K) {
     return sameInstruction(Ops[Found.First + K].Full->Instruction, Code.Instructions[K]);
   }));
+  if (Code.Segment != RefilledCode::NoSegment) {
+    if (Code.Segment >= DescribedBySegment.size())
+      DescribedBySegment.resize(Code.Segment + 1);
+    DescribedBySegment[Code.Segment] = {Found, Code.Instructions.data()};
+  }
   return llvm::ArrayRef(Ops).slice(Found.First, Code.Instructions.size());
+}
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE llvm::ArrayRef<FlowSimulator::Op>
+FlowSimulator::describedSegment(const RefilledCode &Code) const {
+  // The code must be where it was: a core may see several variants' code.
+  if (Code.Segment >= DescribedBySegment.size())
+    return {};
+  const DescribedSegment &Found = DescribedBySegment[Code.Segment];
+  if (Found.Code != Code.Instructions.data() || Found.Count != Code.Instructions.size())
+    return {};
+  return llvm::ArrayRef(Ops).slice(Found.First, Found.Count);
 }
 
 llvm::Error FlowSimulator::add(const RefilledCode &Code) {
@@ -380,13 +396,17 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   LastEvent = Code.Event;
   if (Code.Instructions.empty())
     return llvm::Error::success();
-  auto Described = describe(Code);
-  if (!Described)
-    return Described.takeError();
+  llvm::ArrayRef<Op> Described = describedSegment(Code);
+  if (Described.empty()) {
+    auto New = describe(Code);
+    if (!New)
+      return New.takeError();
+    Described = *New;
+  }
   // Retirement happens within cycle LastRetire, so LastRetire + 1 cycles have passed.
   // An event's instructions retire together unless each one's cycles are asked for.
   bool OneByOne = recordsInstructionCycles();
-  for (const Op &O : *Described) {
+  for (const Op &O : Described) {
     time(O);
     if (OneByOne)
       retired(Code.Function, Code.Event, LastRetire + 1);
@@ -554,7 +574,7 @@ uint64_t FlowSimulator::advancedOperands(const FlowInstruction &I) const {
   return Operands;
 }
 
-void FlowSimulator::time(const Op &O) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::time(const Op &O) {
   uint64_t D = dispatch(O);
   Busy->advanceTo(D);
   uint64_t Operands = operands(O.ReadUnits);

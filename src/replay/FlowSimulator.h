@@ -61,6 +61,9 @@ private:
 
   /// The descriptions of \p Code's instructions.
   llvm::Expected<llvm::ArrayRef<Op>> describe(const RefilledCode &Code);
+  /// The same for code described before, found by its segment (most events); else
+  /// empty.
+  llvm::ArrayRef<Op> describedSegment(const RefilledCode &Code) const;
   uint64_t dispatch(const Op &O);
   /// The first cycle from \p Ready on at which the resources are free, booked.
   uint64_t book(llvm::ArrayRef<FlowResourceUse> Uses, uint64_t Ready);
@@ -79,6 +82,11 @@ private:
   struct Described {
     uint32_t First = 0, Count = 0;
   };
+  /// By trace segment (RefilledCode::Segment): the same, and where the code was.
+  struct DescribedSegment : Described {
+    const llvm::MCInst *Code = nullptr;
+  };
+  std::vector<DescribedSegment> DescribedBySegment;
   struct CodeAddress : llvm::DenseMapInfo<const llvm::MCInst *> {
     /// Refilled code lies in large vectors: their addresses differ in few bits.
     static unsigned getHashValue(const llvm::MCInst *Code) {

@@ -178,6 +178,8 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
     Counts.UnmappedReplayed += IsCode ? Found->Count + Found->Folded : 0;
     Counts.FoldedIterations += Found->Folded;
     RefilledCode Refilled{Found->Function, Ordinal, {}, {}, {}, {}, Position};
+    if (E.What == SegmentEvent::Segment)
+      Refilled.Segment = E.Index;
     std::tie(Refilled.Instructions, Refilled.Addresses) = slice(*Found);
     if (ReferenceDecoder) {
       const EventCode *InReference;

@@ -31,6 +31,10 @@ struct RefilledCode {
   /// Instructions of the trace (all threads, all kinds of events) before the event:
   /// where it is in the trace, the same in every variant.
   uint64_t Position = 0;
+  /// The trace segment the event runs whole (its instructions the same each time), or
+  /// NoSegment: lets a sink find what it keeps per piece of code by index.
+  uint32_t Segment = NoSegment;
+  static constexpr uint32_t NoSegment = ~uint32_t(0);
 };
 
 class RefillSink {
