@@ -252,15 +252,18 @@ private:
 
 /// An instruction as the inner loop reads it, one small block per instruction of an
 /// event, side by side: its reads padded to MaxReads units with a unit never written,
-/// its writes padded to MaxWrites of MaxWriteUnits units with a unit never read, so
+/// its writes padded to MaxWrites of WriteUnitsOf units with a unit never read, so
 /// that they take no branch per operand. What does not fit (more read units, more
 /// resource uses, and Irregular: more writes or units, or schedulers) is read from
 /// the instruction's FlowInstruction.
 struct FlowSimulator::Op {
-  static constexpr unsigned MaxReads = 8, MaxWrites = 2, MaxWriteUnits = 4,
-                            MaxUses = 4;
+  static constexpr unsigned MaxReads = 6, MaxWrites = 2, MaxUses = 4;
+  /// Units per write: most instructions write a general register (three units) and
+  /// the flags (one).
+  static constexpr unsigned WriteUnitsOf[MaxWrites] = {4, 1};
+  static constexpr unsigned firstWriteUnit(unsigned W) { return W ? WriteUnitsOf[0] : 0; }
   uint16_t ReadUnits[MaxReads];
-  uint16_t WriteUnits[MaxWrites][MaxWriteUnits];
+  uint16_t WriteUnits[WriteUnitsOf[0] + WriteUnitsOf[1]]; ///< write 0's, then write 1's
   uint16_t WriteLatency[MaxWrites] = {};
   uint16_t WriteResource[MaxWrites] = {};
   FlowResourceUse Uses[MaxUses];
@@ -302,8 +305,8 @@ struct FlowSimulator::Op {
     LastSlots = static_cast<uint16_t>((MicroOps - 1) % Width + 1);
     NumUses = static_cast<uint8_t>(I.Resources.size());
     Irregular = I.Writes.size() > MaxWrites || I.Buffers.size() > 1 ||
-                llvm::any_of(I.Writes,
-                             [](const FlowWrite &W) { return W.NumUnits > MaxWriteUnits; });
+                llvm::any_of(llvm::seq<unsigned>(0, std::min<unsigned>(I.Writes.size(), MaxWrites)),
+                             [&](unsigned W) { return I.Writes[W].NumUnits > WriteUnitsOf[W]; });
     MoreReads = I.ReadUnits.size() > MaxReads || !I.AdvancedReads.empty();
     OneUnit = I.Resources.size() == 1 && !I.Resources[0].Reserved;
     std::fill(std::begin(ReadUnits), std::end(ReadUnits), NeverWritten);
@@ -312,12 +315,11 @@ struct FlowSimulator::Op {
       llvm::copy(I.Resources, Uses);
     if (Irregular)
       return;
-    for (unsigned W = 0; W < MaxWrites; ++W) {
-      std::fill(std::begin(WriteUnits[W]), std::end(WriteUnits[W]), NeverRead);
-      if (W >= I.Writes.size())
-        continue;
+    std::fill(std::begin(WriteUnits), std::end(WriteUnits), NeverRead);
+    for (unsigned W = 0; W < I.Writes.size(); ++W) {
       const FlowWrite &Write = I.Writes[W];
-      llvm::copy(llvm::ArrayRef(I.Units).slice(Write.FirstUnit, Write.NumUnits), WriteUnits[W]);
+      llvm::copy(llvm::ArrayRef(I.Units).slice(Write.FirstUnit, Write.NumUnits),
+                 WriteUnits + firstWriteUnit(W));
       WriteLatency[W] = Write.Latency;
       WriteResource[W] = Write.WriteResource;
     }
@@ -336,7 +338,10 @@ constexpr uint64_t MaxSearch = 4096, MaxBooking = 1024;
 } // namespace
 
 FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions)
-    : CoreSimulator(NumFunctions), Model(Model),
+    : CoreSimulator(NumFunctions), Model(Model), DispatchWidth(Model.dispatchWidth()),
+      ReorderBufferSize(Model.reorderBuffer()),
+      RetireLimit(Model.retireWidth() ? Model.retireWidth() : ~0u),
+      LoadsQueue(Model.loadQueue() != 0), StoresQueue(Model.storeQueue() != 0),
       InFlight(std::make_unique<Retirements>(Model.reorderBuffer(), Model.loadQueue(),
                                              Model.storeQueue())),
       Schedulers(Model.buffers().size() + 1),
@@ -425,7 +430,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::dispatch(const Op &I) {
   };
   // The next cycle, without a branch: when a cycle fills up follows no pattern.
   bool NextCycle = GroupEnded | (I.BeginGroup & (SlotsUsed != 0)) |
-                   (SlotsUsed + I.FirstSlots > Model.dispatchWidth());
+                   (SlotsUsed + I.FirstSlots > DispatchWidth);
   unsigned Keep = unsigned(NextCycle) - 1; // all ones: the same cycle
   DispatchCycle += NextCycle;
   SlotsUsed &= Keep;
@@ -437,12 +442,12 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::dispatch(const Op &I) {
   // has, and the wait is for the oldest either way.
   Retirements &R = *InFlight;
   auto &Rob = R.ReorderBuffer;
-  if (R.MicroOps + I.MicroOps > Model.reorderBuffer()) {
+  if (R.MicroOps + I.MicroOps > ReorderBufferSize) {
     while (!Rob.empty() && Rob.front().Retire < DispatchCycle) {
       R.MicroOps -= Rob.front().MicroOps;
       Rob.pop();
     }
-    while (R.MicroOps + I.MicroOps > Model.reorderBuffer() && !Rob.empty()) {
+    while (R.MicroOps + I.MicroOps > ReorderBufferSize && !Rob.empty()) {
       waitUntil(Rob.front().Retire + 1);
       R.MicroOps -= Rob.front().MicroOps;
       Rob.pop();
@@ -585,8 +590,8 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::time(const Op &O) {
     Operands = std::max({Operands, operands(Beyond), advancedOperands(I)});
   }
   auto write = [&](unsigned W, uint64_t At) {
-    for (uint16_t U : O.WriteUnits[W])
-      UnitValues[U] = At << 16 | O.WriteResource[W];
+    for (unsigned K = 0; K < Op::WriteUnitsOf[W]; ++K)
+      UnitValues[O.WriteUnits[Op::firstWriteUnit(W) + K]] = At << 16 | O.WriteResource[W];
   };
   auto issue = [&](uint64_t Ready) {
     if (O.MayStore)
@@ -650,9 +655,8 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::time(const Op &O) {
 LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::retire(const Op &I, uint64_t Complete) {
   // Without branches: which instructions retire in the same cycle follows no pattern.
   uint64_t Retire = std::max(LastRetire, Complete);
-  unsigned Width = Model.retireWidth() ? Model.retireWidth() : ~0u;
   bool SameCycle = AnyRetired & (Retire == LastRetire);
-  bool Full = SameCycle & (RetiredNow >= Width);
+  bool Full = SameCycle & (RetiredNow >= RetireLimit);
   Retire += Full;
   unsigned Next = -unsigned(SameCycle & !Full); // all ones: one more in this cycle
   RetiredNow = ((RetiredNow + 1) & Next) | (1 & ~Next);
@@ -661,8 +665,8 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::retire(const Op &I, uint64_t Co
   Retirements &R = *InFlight;
   R.ReorderBuffer.push({Retire, I.MicroOps});
   R.MicroOps += I.MicroOps;
-  R.Loads.pushIf(Retire, I.MayLoad & (Model.loadQueue() != 0));
-  R.Stores.pushIf(Retire, I.MayStore & (Model.storeQueue() != 0));
+  R.Loads.pushIf(Retire, I.MayLoad & LoadsQueue);
+  R.Stores.pushIf(Retire, I.MayStore & StoresQueue);
 }
 
 llvm::Error FlowSimulator::finish() {

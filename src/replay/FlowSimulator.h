@@ -77,6 +77,9 @@ private:
   void retire(const Op &O, uint64_t Complete);
 
   const FlowModel &Model;
+  /// Model's widths and sizes that each instruction reads, at hand.
+  const unsigned DispatchWidth, ReorderBufferSize, RetireLimit; ///< retire: unbounded ~0
+  const bool LoadsQueue, StoresQueue; ///< whether the queues are bounded
   /// The descriptions of the instructions of events timed before, by where the
   /// event's instructions start: Count of them in Ops from First.
   struct Described {
