@@ -273,6 +273,8 @@ struct FlowSimulator::Op {
   uint16_t Latency;
   uint8_t Buffer, NumUses;
   bool MayLoad, MayStore, BeginGroup, EndGroup;
+  /// A load or store that a bounded queue holds.
+  bool Queued;
   bool Irregular;
   /// Read units beyond MaxReads, or reads with advances: read from Full.
   bool MoreReads;
@@ -292,6 +294,7 @@ struct FlowSimulator::Op {
     Latency = I.Latency;
     MayLoad = I.MayLoad;
     MayStore = I.MayStore;
+    Queued = (MayLoad && Model.loadQueue()) || (MayStore && Model.storeQueue());
     BeginGroup = I.BeginGroup;
     EndGroup = I.EndGroup;
     Executes = I.Executes;
@@ -454,8 +457,8 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::dispatch(const Op &I) {
     }
   }
   // The same for the load and store queues (only bounded ones are kept).
-  if ((I.MayLoad & (R.Loads.size() >= LoadQueueLimit)) |
-      (I.MayStore & (R.Stores.size() >= StoreQueueLimit))) {
+  if (I.Queued && ((I.MayLoad & (R.Loads.size() >= LoadQueueLimit)) |
+                   (I.MayStore & (R.Stores.size() >= StoreQueueLimit)))) {
     auto queue = [&](Ring<uint64_t> &Queue, unsigned Size) {
       while (!Queue.empty() && Queue.front() < DispatchCycle)
         Queue.pop();
@@ -655,22 +658,23 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::time(const Op &O) {
 LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::retire(const Op &I, uint64_t Complete) {
   // Without branches: which instructions retire in the same cycle follows no pattern.
   uint64_t Retire = std::max(LastRetire, Complete);
-  bool SameCycle = AnyRetired & (Retire == LastRetire);
+  // (Before the first, RetiredNow is 0: the same cycle, not full.)
+  bool SameCycle = Retire == LastRetire;
   bool Full = SameCycle & (RetiredNow >= RetireLimit);
   Retire += Full;
-  unsigned Next = -unsigned(SameCycle & !Full); // all ones: one more in this cycle
-  RetiredNow = ((RetiredNow + 1) & Next) | (1 & ~Next);
+  RetiredNow = (RetiredNow & -unsigned(SameCycle & !Full)) + 1; // no branch
   LastRetire = Retire;
-  AnyRetired = true;
   Retirements &R = *InFlight;
   R.ReorderBuffer.push({Retire, I.MicroOps});
   R.MicroOps += I.MicroOps;
-  R.Loads.pushIf(Retire, I.MayLoad & LoadsQueue);
-  R.Stores.pushIf(Retire, I.MayStore & StoresQueue);
+  if (I.Queued) {
+    R.Loads.pushIf(Retire, I.MayLoad & LoadsQueue);
+    R.Stores.pushIf(Retire, I.MayStore & StoresQueue);
+  }
 }
 
 llvm::Error FlowSimulator::finish() {
-  ended(AnyRetired ? LastRetire + 1 : 0);
+  ended(RetiredNow ? LastRetire + 1 : 0);
   return llvm::Error::success();
 }
 

@@ -124,8 +124,7 @@ private:
 
   // Retirement.
   uint64_t LastRetire = 0;
-  unsigned RetiredNow = 0;
-  bool AnyRetired = false;
+  unsigned RetiredNow = 0; ///< in cycle LastRetire; 0: none retired yet
 };
 
 /// Cores timed by the flow engine; they share one FlowModel.
