@@ -84,7 +84,7 @@ public:
       grow();
     Ring[(Head + Size++) & (Ring.size() - 1)] = {
         Code.Instructions.data(), Code.Addresses.data(), Code.Event, Code.Function,
-        uint32_t(Code.Instructions.size())};
+        uint32_t(Code.Instructions.size()), Code.Segment};
     Instructions += Code.Instructions.size();
     while (Size && Instructions - Ring[Head].Count >= WarmUp) {
       Instructions -= Ring[Head].Count;
@@ -96,7 +96,8 @@ public:
   /// The \p I-th event, oldest first, its code's function as \p Function.
   RefilledCode event(size_t I, uint32_t Function) const {
     const Entry &E = Ring[(Head + I) & (Ring.size() - 1)];
-    return {Function, E.Event, {E.Instructions, E.Count}, {E.Addresses, E.Count}, {}, {}};
+    return {Function, E.Event, {E.Instructions, E.Count}, {E.Addresses, E.Count}, {}, {},
+            /*Position=*/0, E.Segment};
   }
 
 private:
@@ -104,7 +105,7 @@ private:
     const llvm::MCInst *Instructions;
     const uint64_t *Addresses;
     uint64_t Event;
-    uint32_t Function, Count;
+    uint32_t Function, Count, Segment;
   };
   void grow() {
     std::vector<Entry> Larger(std::max<size_t>(16, 2 * Ring.size()));

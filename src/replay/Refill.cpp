@@ -152,6 +152,9 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
   std::map<uint32_t, uint64_t> Ordinals; ///< per thread: events so far
   uint32_t LastThread = 0;
   uint64_t *LastOrdinal = nullptr; ///< Ordinals[LastThread]: a thread's events come in runs
+  // One event's code at a time, its fields set: a new one zeroed per event took a slow
+  // `rep stos` each.
+  RefilledCode Refilled;
   llvm::Error Err = forEachEvent(Trace, [&](uint32_t ThreadId,
                                             const SegmentEvent &E) -> llvm::Error {
     if (ThreadId != LastThread || !LastOrdinal) {
@@ -177,9 +180,10 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
     Counts.Refilled += Found->Count;
     Counts.UnmappedReplayed += IsCode ? Found->Count + Found->Folded : 0;
     Counts.FoldedIterations += Found->Folded;
-    RefilledCode Refilled{Found->Function, Ordinal, {}, {}, {}, {}, Position};
-    if (E.What == SegmentEvent::Segment)
-      Refilled.Segment = E.Index;
+    Refilled.Function = Found->Function;
+    Refilled.Event = Ordinal;
+    Refilled.Position = Position;
+    Refilled.Segment = E.What == SegmentEvent::Segment ? E.Index : RefilledCode::NoSegment;
     std::tie(Refilled.Instructions, Refilled.Addresses) = slice(*Found);
     if (ReferenceDecoder) {
       const EventCode *InReference;
