@@ -661,3 +661,31 @@ TEST_CASE("flow: the same stream gives the same cycles, per function adding up",
     CHECK(Threaded[1] == First);
   }
 }
+
+TEST_CASE("flow: code is found by its segment, also after another variant's code there",
+          "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    uint64_t Multiply = C.describe("imul").WriteLatency.at("RAX");
+    uint64_t Add = C.describe("add").WriteLatency.at("RAX");
+    REQUIRE(Multiply != Add);
+    // One trace segment run by two variants' code on one core, as fast replay may hand a
+    // core the reference's code and the variant's: events alternate between 8 adds
+    // and 8 multiplies, all one chain through rax.
+    Code Adds = repeat(kernel("add"), 8), Multiplies = repeat(kernel("imul"), 8);
+    std::vector<uint64_t> Addresses(8);
+    for (uint32_t Segment : {RefilledCode::NoSegment, 0u, 7u}) {
+      INFO(Segment);
+      auto Core = C.Flow->startCore(1);
+      for (unsigned K = 0; K < 6; ++K) {
+        RefilledCode Event{0, K, K % 2 ? Multiplies : Adds, Addresses, {}, {}};
+        Event.Segment = Segment;
+        requireSuccess(Core->add(Event));
+      }
+      requireSuccess(Core->finish());
+      // 24 adds and 24 multiplies, each waiting for the one before.
+      CHECK(Core->cycles() == 1 + 24 * Add + 24 * Multiply + 1);
+    }
+  }
+}
