@@ -260,6 +260,9 @@ struct FlowSimulator::Op {
   static constexpr unsigned MaxReads = 8, MaxWrites = 2, MaxWriteUnits = 4,
                             MaxUses = 4;
   uint16_t ReadUnits[MaxReads];
+  /// A memory operand's base and index (at most two registers of a few units each).
+  static constexpr unsigned MaxAddressUnits = 8;
+  uint16_t AddressUnits[MaxAddressUnits];
   uint16_t WriteUnits[MaxWrites][MaxWriteUnits];
   uint16_t WriteLatency[MaxWrites] = {};
   uint16_t WriteResource[MaxWrites] = {};
@@ -270,6 +273,9 @@ struct FlowSimulator::Op {
   uint16_t Latency;
   uint8_t Buffer, NumUses;
   bool MayLoad, MayStore, BeginGroup, EndGroup;
+  /// A load (not a store too) from an address the frames do not follow: it waits for
+  /// older stores' addresses.
+  bool LoadsUnfollowed;
   bool Irregular;
   /// Read units beyond MaxReads, or reads with advances: read from Full.
   bool MoreReads;
@@ -308,6 +314,10 @@ struct FlowSimulator::Op {
     OneUnit = I.Resources.size() == 1 && !I.Resources[0].Reserved;
     std::fill(std::begin(ReadUnits), std::end(ReadUnits), NeverWritten);
     llvm::copy(llvm::ArrayRef(I.ReadUnits).take_front(MaxReads), ReadUnits);
+    std::fill(std::begin(AddressUnits), std::end(AddressUnits), NeverWritten);
+    llvm::copy(llvm::ArrayRef(I.AddressUnits).take_front(MaxAddressUnits), AddressUnits);
+    LoadsUnfollowed = I.MayLoad && !I.MayStore && I.Slot == NoPointer &&
+                      I.Stack == StackEffect::None;
     if (NumUses <= MaxUses)
       llvm::copy(I.Resources, Uses);
     if (Irregular)
@@ -569,11 +579,11 @@ void FlowSimulator::time(const Op &O) {
       UnitValues[U] = At << 16 | O.WriteResource[W];
   };
   auto issue = [&](uint64_t Ready) {
-    if (O.MayStore)
-      Ready = std::max(Ready, LastStoreIssue);
+    if (O.LoadsUnfollowed)
+      Ready = std::max(Ready, StoreAddressesKnown);
     uint64_t T = O.OneUnit ? bookOne(O.Uses[0], Ready) : book(O.uses(), Ready);
     if (O.MayStore)
-      LastStoreIssue = T;
+      StoreAddressesKnown = std::max({StoreAddressesKnown, D + 1, operands(O.AddressUnits)});
     return T;
   };
 
@@ -610,7 +620,7 @@ void FlowSimulator::time(const Op &O) {
       else if (!O.Executes) // done at dispatch, but its value is no sooner than its inputs
         At = std::max(At, Operands + Write.Latency);
       else if (Forwarding)
-        At = std::max(At, ForwardedAt + Write.Latency);
+        At = std::max(At, ForwardedAt + Write.Latency + ForwardingCycles);
       Complete = std::max(Complete, At);
       if (O.Irregular) // its writes are not in the block
         for (uint16_t U : llvm::ArrayRef(I.Units).slice(Write.FirstUnit, Write.NumUnits))
