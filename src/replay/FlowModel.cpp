@@ -308,6 +308,10 @@ void FlowModel::followFrame(const llvm::MCInst &Inst, FlowInstruction &D,
   for (unsigned I = 0; I < Desc.getNumOperands() && I + 4 < Inst.getNumOperands(); ++I) {
     if (Desc.operands()[I].OperandType != llvm::MCOI::OPERAND_MEMORY)
       continue;
+    for (unsigned Address : {I, I + 2})
+      if (reg(Address).isReg() && reg(Address).getReg())
+        for (uint16_t Unit : units(reg(Address).getReg()))
+          D.AddressUnits.push_back(Unit);
     FramePointer Base = frameOf(reg(I));
     if (Base != NoPointer && reg(I + 2).isReg() && !reg(I + 2).getReg() &&
         reg(I + 3).isImm() && reg(I + 4).isReg() && !reg(I + 4).getReg()) {

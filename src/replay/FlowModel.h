@@ -106,6 +106,9 @@ struct FlowInstruction {
   int64_t MovesFrameBy = 0;
   /// A push of a frame register (push rbp) or a pop into one (pop rbp, leave).
   FramePointer PushesFrame = NoPointer, PopsFrame = NoPointer;
+  /// The register units of the memory operand's base and index registers: a store's
+  /// address is known once they are.
+  llvm::SmallVector<uint16_t, 6> AddressUnits;
   /// Whether any of the above applies: the frames need following.
   bool TouchesFrame = false;
 };

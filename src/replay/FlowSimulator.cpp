@@ -263,6 +263,9 @@ struct FlowSimulator::Op {
   static constexpr unsigned WriteUnitsOf[MaxWrites] = {4, 1};
   static constexpr unsigned firstWriteUnit(unsigned W) { return W ? WriteUnitsOf[0] : 0; }
   uint16_t ReadUnits[MaxReads];
+  /// A memory operand's base and index (at most two registers of a few units each).
+  static constexpr unsigned MaxAddressUnits = 8;
+  uint16_t AddressUnits[MaxAddressUnits];
   uint16_t WriteUnits[WriteUnitsOf[0] + WriteUnitsOf[1]]; ///< write 0's, then write 1's
   uint16_t WriteLatency[MaxWrites] = {};
   uint16_t WriteResource[MaxWrites] = {};
@@ -275,6 +278,9 @@ struct FlowSimulator::Op {
   bool MayLoad, MayStore, BeginGroup, EndGroup;
   /// A load or store that a bounded queue holds.
   bool Queued;
+  /// A load (not a store too) from an address the frames do not follow: it waits for
+  /// older stores' addresses.
+  bool LoadsUnfollowed;
   bool Irregular;
   /// Read units beyond MaxReads, or reads with advances: read from Full.
   bool MoreReads;
@@ -314,6 +320,10 @@ struct FlowSimulator::Op {
     OneUnit = I.Resources.size() == 1 && !I.Resources[0].Reserved;
     std::fill(std::begin(ReadUnits), std::end(ReadUnits), NeverWritten);
     llvm::copy(llvm::ArrayRef(I.ReadUnits).take_front(MaxReads), ReadUnits);
+    std::fill(std::begin(AddressUnits), std::end(AddressUnits), NeverWritten);
+    llvm::copy(llvm::ArrayRef(I.AddressUnits).take_front(MaxAddressUnits), AddressUnits);
+    LoadsUnfollowed = I.MayLoad && !I.MayStore && I.Slot == NoPointer &&
+                      I.Stack == StackEffect::None;
     if (NumUses <= MaxUses)
       llvm::copy(I.Resources, Uses);
     if (Irregular)
@@ -597,11 +607,11 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::time(const Op &O) {
       UnitValues[O.WriteUnits[Op::firstWriteUnit(W) + K]] = At << 16 | O.WriteResource[W];
   };
   auto issue = [&](uint64_t Ready) {
-    if (O.MayStore)
-      Ready = std::max(Ready, LastStoreIssue);
+    if (O.LoadsUnfollowed)
+      Ready = std::max(Ready, StoreAddressesKnown);
     uint64_t T = O.OneUnit ? bookOne(O.Uses[0], Ready) : book(O.uses(), Ready);
     if (O.MayStore)
-      LastStoreIssue = T;
+      StoreAddressesKnown = std::max({StoreAddressesKnown, D + 1, operands(O.AddressUnits)});
     return T;
   };
 
@@ -638,7 +648,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::time(const Op &O) {
       else if (!O.Executes) // done at dispatch, but its value is no sooner than its inputs
         At = std::max(At, Operands + Write.Latency);
       else if (Forwarding)
-        At = std::max(At, ForwardedAt + Write.Latency);
+        At = std::max(At, ForwardedAt + Write.Latency + ForwardingCycles);
       Complete = std::max(Complete, At);
       if (O.Irregular) // its writes are not in the block
         for (uint16_t U : llvm::ArrayRef(I.Units).slice(Write.FirstUnit, Write.NumUnits))

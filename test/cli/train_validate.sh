@@ -59,8 +59,10 @@ check "the best policy's speedup is replay's ($speedup%)" \
   grep -q "predicted speedup ${speedup}% " <<<"$("$MLGO_RA" replay --corpus "$work/subset" \
     --trace "$work/app.bbtrace" --baseline default --candidate "$work/a/best.json" \
     --mcpu skylake --cache-dir "$work/cache")"
+# (The flow engine's skylake model: the best policy speeds up mix and slows down g a
+# little less.)
 check "the functions it changes, largest change first" \
-  grep -q '"functions":\[{"function":"g","default_cycles":[0-9]*,"best_cycles":[0-9]*,"delta":-[0-9]*},{"function":"mix"' <<<"$record"
+  grep -q '"functions":\[{"function":"mix","default_cycles":[0-9]*,"best_cycles":[0-9]*,"delta":-[0-9]*},{"function":"g","default_cycles":[0-9]*,"best_cycles":[0-9]*,"delta":[0-9]*}' <<<"$record"
 
 # --validate: the run's files are left as they are, one record is added.
 mkdir "$work/before" && cp "$work/a"/*.json "$work/a/log.jsonl" "$work/before/"
@@ -100,7 +102,7 @@ check "and the held-out one's" grep -q ">best, held out: other.bbtrace +[0-9.]*%
 check "report.md lists both traces" \
   grep -q "^| other.bbtrace | held out | +[0-9.]*% | +0.000% | 2 |$" "$work/a/report.md"
 check "and the functions the change comes from" \
-  grep -q "^| g | [0-9]* | [0-9]* | -[0-9]* | -[0-9.]*% |$" "$work/a/report.md"
+  grep -q "^| mix | [0-9]* | [0-9]* | -[0-9]* | -[0-9.]*% |$" "$work/a/report.md"
 
 # Bad input: one line, exit 2, before any training.
 run train "$work/x" --validate-trace "$work/none.bbtrace"

@@ -10,6 +10,7 @@
 // run through the cycle of its last retirement, hence "+ 1" at the end.
 #include "Assemble.h"
 #include "CoreSimulator.h"
+#include "FlowSimulator.h"
 #include "McaSimulator.h"
 #include "TestSupport.h"
 
@@ -64,6 +65,14 @@ const char *const Kernels = R"(
   movq 8(%rsp), %rbx
   .section .text.load_elsewhere,"ax",@progbits
   movq 16(%rsp), %rbx
+  .section .text.spill_other,"ax",@progbits
+  movq %rcx, 16(%rsp)
+  .section .text.imul_rdx,"ax",@progbits
+  imulq %rdx, %rdx
+  .section .text.store_via_rdx,"ax",@progbits
+  movq %rax, (%rdx)
+  .section .text.load_via_rdi,"ax",@progbits
+  movq 8(%rdi), %rbx
   .section .text.use,"ax",@progbits
   addq %rbx, %rcx
   .section .text.via_push,"ax",@progbits
@@ -496,10 +505,12 @@ TEST_CASE("flow: the stack engine frees push and pop from the stack pointer chai
     CHECK(C.flow(repeat(kernel("push"), Pushes) + kernel("stack_address") +
                  repeat(kernel("imul_rbx"), Muls)) == ChainEnd + 1);
     // push rax; pop rax, in a loop: the pop reads the slot its push just wrote (after
-    // the push issued, a load latency later), the next push stores that value: a chain
-    // of one pop latency per iteration, and none through the stack pointer. MCA without
-    // the stack engine chains the stack pointer's writes, push to pop to push.
-    const uint64_t PopRax = C.describe(kernel("push_pop")[1]).WriteLatency.at("RAX");
+    // the push issued, a load latency and the forwarding's cycles later), the next push
+    // stores that value: a chain of one forwarded pop per iteration, and none through
+    // the stack pointer. MCA without the stack engine chains the stack pointer's
+    // writes, push to pop to push.
+    const uint64_t PopRax = C.describe(kernel("push_pop")[1]).WriteLatency.at("RAX") +
+                            FlowSimulator::ForwardingCycles;
     for (unsigned N : {1u, 100u}) {
       INFO(N);
       CHECK(C.flow(kernel("push_pop"), N) == 1 + N * PopRax + 1);
@@ -550,13 +561,14 @@ TEST_CASE("flow: a reload gets its value from the spill that wrote its slot", "[
     for (const Described *D : {&Mul, &Spill, &Reload, &Use})
       REQUIRE_FALSE(D->ReadAdvances);
     const uint64_t Li = Mul.WriteLatency.at("RAX"), Lr = Reload.WriteLatency.at("RBX"),
-                   Lu = Use.WriteLatency.at("RCX");
+                   Lu = Use.WriteLatency.at("RCX"), F = FlowSimulator::ForwardingCycles;
     // Four imuls make rax late (1 + 4 * Li); the spill of rax issues then. The reload
-    // of the same slot issues early (loads do not wait for stores) but its value comes
-    // a load latency after the spill issued; the add that uses it completes Lu later.
+    // of the same slot issues early (loads of stack slots do not wait for stores) but
+    // its value comes a load latency and the forwarding's cycles after the spill
+    // issued; the add that uses it completes Lu later.
     const uint64_t M = 4, Stored = 1 + M * Li;
     Code Forwarded = repeat(kernel("imul"), M) + kernel("spill") + kernel("reload") + kernel("use");
-    CHECK(C.flow(Forwarded) == Stored + Lr + Lu + 1);
+    CHECK(C.flow(Forwarded) == Stored + Lr + F + Lu + 1);
     // The same load from a slot no store wrote gets its value a load latency after it
     // issued: the add is done early, and the stream ends when the spill completes.
     Code Elsewhere =
@@ -564,12 +576,12 @@ TEST_CASE("flow: a reload gets its value from the spill that wrote its slot", "[
     REQUIRE(1 + 1 + Lr + Lu <= Stored + Spill.Latency);
     CHECK(C.flow(Elsewhere) == Stored + Spill.Latency + 1);
     // A value carried through a stack slot in a loop (imul rax; spill rax; reload rax):
-    // each iteration takes the imul's latency plus the reload's.
+    // each iteration takes the imul's latency plus the forwarded reload's.
     const Code &Loop = kernel("spill_reload");
     const uint64_t LoopReload = C.describe(Loop[2]).WriteLatency.at("RAX");
     for (unsigned N : {1u, 3u, 200u}) {
       INFO(N);
-      CHECK(C.flow(Loop, N) == 1 + N * (Li + LoopReload) + 1);
+      CHECK(C.flow(Loop, N) == 1 + N * (Li + LoopReload + F) + 1);
     }
   }
 }
@@ -579,7 +591,8 @@ TEST_CASE("flow: stack slots are followed through the frame registers' changes",
     INFO(Name);
     Cpu &C = cpu(Name);
     const uint64_t Li = C.describe("imul").WriteLatency.at("RAX"),
-                   Lr = C.describe("reload").WriteLatency.at("RBX"),
+                   Lr = C.describe("reload").WriteLatency.at("RBX") +
+                        FlowSimulator::ForwardingCycles,
                    Lu = C.describe("use").WriteLatency.at("RCX");
     const uint64_t M = 4, Stored = 1 + M * Li;
     // As above: four imuls make rax late, a store of rax issues at Stored, a load into
@@ -587,7 +600,8 @@ TEST_CASE("flow: stack slots are followed through the frame registers' changes",
     for (const char *Same : {"via_push", "via_sub_add", "via_rbp", "via_lea"}) {
       INFO(Same);
       const Code &Pair = kernel(Same);
-      REQUIRE(C.describe(Pair.back()).WriteLatency.at("RBX") == Lr);
+      REQUIRE(C.describe(Pair.back()).WriteLatency.at("RBX") + FlowSimulator::ForwardingCycles ==
+              Lr);
       CHECK(C.flow(repeat(kernel("imul"), M) + Pair + kernel("use")) == Stored + Lr + Lu + 1);
     }
     // Other slots: the stack pointer moved between, or became a value the engine does
@@ -599,6 +613,46 @@ TEST_CASE("flow: stack slots are followed through the frame registers' changes",
       CHECK(C.flow(repeat(kernel("imul"), M) + kernel(Other) + kernel("use")) ==
             Stored + Spill + 1);
     }
+  }
+}
+
+TEST_CASE("flow: stores issue out of order; loads the frames do not follow wait for older "
+          "store addresses",
+          "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    Described Mul = C.describe("imul"), MulRdx = C.describe("imul_rdx"),
+              Spill = C.describe("spill"), Store = C.describe("store_via_rdx"),
+              Reload = C.describe("reload"), Load = C.describe("load_via_rdi"),
+              Use = C.describe("use");
+    for (const Described *D : {&Mul, &MulRdx, &Spill, &Store, &Reload, &Load, &Use})
+      REQUIRE_FALSE(D->ReadAdvances);
+    const uint64_t Li = Mul.WriteLatency.at("RAX"), Lr = Reload.WriteLatency.at("RBX"),
+                   Lu = Use.WriteLatency.at("RCX"), F = FlowSimulator::ForwardingCycles;
+    const uint64_t M = 6, Stored = 1 + M * Li;
+    // Six imuls make rax late; its spill issues at Stored. A store of rcx to another
+    // slot does not wait for it: it issues at once (it dispatches by cycle 2), its
+    // reload gets the value a load latency and the forwarding's cycles later, and the
+    // add that uses it is done long before the late spill completes, which ends the
+    // stream. (In order, the second store would issue at Stored and the add complete
+    // at Stored + Lr + F + Lu.)
+    REQUIRE(2 + 1 + Lr + F + Lu < Stored + Spill.Latency);
+    CHECK(C.flow(repeat(kernel("imul"), M) + kernel("spill") + kernel("spill_other") +
+                 kernel("load_elsewhere") + kernel("use")) == Stored + Spill.Latency + 1);
+    // Six imuls make rdx late: a store through it has its address at 1 + M * Lm. A load
+    // through rdi, an address the engine does not follow, may read what that store
+    // writes: it issues once the address is known, then its value comes a load latency
+    // later, and the add's completes Lu after. A load of a stack slot (no store wrote
+    // it) does not wait: the stream ends when the store completes.
+    const uint64_t Lm = MulRdx.WriteLatency.at("RDX"), Addressed = 1 + M * Lm;
+    const uint64_t Ll = Load.WriteLatency.at("RBX");
+    REQUIRE(Store.Latency < Ll + Lu);
+    CHECK(C.flow(repeat(kernel("imul_rdx"), M) + kernel("store_via_rdx") +
+                 kernel("load_via_rdi") + kernel("use")) == Addressed + Ll + Lu + 1);
+    REQUIRE(2 + 1 + Lr + Lu < Addressed + Store.Latency);
+    CHECK(C.flow(repeat(kernel("imul_rdx"), M) + kernel("store_via_rdx") +
+                 kernel("load_elsewhere") + kernel("use")) == Addressed + Store.Latency + 1);
   }
 }
 
