@@ -31,20 +31,18 @@ check "the largest delta is in the hash kernel" [ "$first" = '"function": "wl_ha
 stress_cycles=$(grep -o '"cycles": [0-9]*' <<<"${out#*\"candidate\"}" | head -1)
 check "an unsampled replay has no sampling error" [ "$(json_number speedup_error)" = "0.0" ]
 
+# 373 windows of 32 events (one in 8): the hash kernel, where the variant differs, runs 4%
+# of this small trace's instructions, in a few bursts; 46 windows of 256 events met few of
+# them and understated the error (-1.07% +- 0.40 against -2.98%, with the flow engine's
+# store model; 373 windows: -3.14% +- 0.83).
 run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --json \
-  --sample 256/2048 --mcpu skylake
+  --sample 32/256 --mcpu skylake
 check "a trace shard replays" [ "$code" = 0 ]
 sampled=$(json_number speedup)
 sampled_error=$(json_number speedup_error)
 check "with a standard error" awk -v e="$sampled_error" 'BEGIN { exit !(e > 0) }'
-# Within 4 standard errors of the whole trace's speedup, or 2.5 points: this trace is
-# small, and its few windows can understate the error (the flow engine, whose loads wait
-# for older stores' addresses: -1.07% +- 0.40 against -2.98%; at scales 0.03 and 0.05
-# its shards and those of the model before err 1.5 to 2.6 points, within one standard
-# error of 2.6 to 3.0).
-check "within 4 of which (or 2.5 points) it predicts the whole trace's speedup" awk \
-  -v s="$sampled" -v f="$speedup" -v e="$sampled_error" \
-  'BEGIN { d = s - f; exit !(d * d <= 16 * e * e || d * d <= 6.25) }'
+check "within 4 of which it predicts the whole trace's speedup" awk -v s="$sampled" \
+  -v f="$speedup" -v e="$sampled_error" 'BEGIN { d = s - f; exit !(d * d <= 16 * e * e) }'
 run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --sample 256/2048 \
   --mcpu skylake
 check "the text says so" grep -q "predicted speedup -[0-9.]*% ± [0-9.]* (one standard error of the trace shard)" <<<"$out"
