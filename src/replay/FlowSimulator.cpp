@@ -313,9 +313,9 @@ struct FlowSimulator::Op {
     WholeCycles = static_cast<uint16_t>((MicroOps - 1) / Width);
     LastSlots = static_cast<uint16_t>((MicroOps - 1) % Width + 1);
     NumUses = static_cast<uint8_t>(I.Resources.size());
-    Irregular = I.Writes.size() > MaxWrites || I.Buffers.size() > 1 ||
-                llvm::any_of(llvm::seq<unsigned>(0, std::min<unsigned>(I.Writes.size(), MaxWrites)),
-                             [&](unsigned W) { return I.Writes[W].NumUnits > WriteUnitsOf[W]; });
+    Irregular = I.Writes.size() > MaxWrites || I.Buffers.size() > 1;
+    for (unsigned W = 0; W < I.Writes.size() && W < MaxWrites; ++W)
+      Irregular |= I.Writes[W].NumUnits > WriteUnitsOf[W];
     MoreReads = I.ReadUnits.size() > MaxReads || !I.AdvancedReads.empty();
     OneUnit = I.Resources.size() == 1 && !I.Resources[0].Reserved;
     std::fill(std::begin(ReadUnits), std::end(ReadUnits), NeverWritten);
