@@ -55,7 +55,8 @@ echo "== export the best policy as llvm::RegAllocEvictModel for an LLVM release 
 echo
 echo "== summary (build/example)"
 speedup() { grep -o 'predicted speedup [-+][0-9.]*%' "$1" | sed 's/predicted speedup //'; }
-field() { grep -o "\"$1\": [^,}]*" "$out/train.json" | sed 's/.*: //'; }
+# The summary's first value of a key (the validation record repeats some).
+field() { grep -o "\"$1\": [^,}]*" "$out/train.json" | head -1 | sed 's/.*: //'; }
 percent() { awk -v x="$(field "$1")" 'BEGIN { printf "%+.3f%%", 100 * x }'; }
 echo "  trace            workload.bbtrace, subset of the corpus in corpus-subset/"
 echo "  initial policy   $(speedup "$out/initial.txt") predicted over default"
