@@ -24,9 +24,9 @@ done
 "$CLANG" -O1 -DWORK=2 '-DOUTPUT="other"' "$work/busy.c" -o "$work/other" || exit 1
 cp "$work/busy2" "$work/same"
 
-# Seven rounds of runs of tens of milliseconds: the halves (odd and even rounds) each take a median of
-# at least three runs, so that a run slowed by other load does not reorder 1.5x and 2x the
-# work (with five rounds of a third of this, it did: 1 in 6 runs beside three busy loops).
+# Seven rounds of runs of tens of milliseconds: the halves (odd and even rounds) each take
+# a median of at least three runs, so that a run slowed by other load does not reorder
+# 1.5x and 2x the work (five rounds of a third of this did: 1 in 6 beside three busy loops).
 run "$MEASURE" --rounds 7 --executions 2 --workload busy -o "$work/runs.tsv" baseline="$work/busy2" \
   same="$work/same" w3="$work/busy3" w4="$work/busy4" w6="$work/busy6" -- 20000000
 check "measure succeeds" [ "$code" = 0 ]
