@@ -276,8 +276,8 @@ struct FlowSimulator::Op {
   uint16_t Latency;
   uint8_t Buffer, NumUses;
   bool MayLoad, MayStore, BeginGroup, EndGroup;
-  /// A load or store that a bounded queue holds.
-  bool Queued;
+  /// A load that a bounded load queue holds; a store that a bounded store queue holds.
+  bool LoadQueued, StoreQueued;
   /// A load (not a store too) from an address the frames do not follow: it waits for
   /// older stores' addresses.
   bool LoadsUnfollowed;
@@ -300,7 +300,8 @@ struct FlowSimulator::Op {
     Latency = I.Latency;
     MayLoad = I.MayLoad;
     MayStore = I.MayStore;
-    Queued = (MayLoad && Model.loadQueue()) || (MayStore && Model.storeQueue());
+    LoadQueued = MayLoad && Model.loadQueue();
+    StoreQueued = MayStore && Model.storeQueue();
     BeginGroup = I.BeginGroup;
     EndGroup = I.EndGroup;
     Executes = I.Executes;
@@ -354,13 +355,11 @@ FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions)
     : CoreSimulator(NumFunctions), Model(Model), DispatchWidth(Model.dispatchWidth()),
       ReorderBufferSize(Model.reorderBuffer()),
       RetireLimit(Model.retireWidth() ? Model.retireWidth() : ~0u),
-      LoadsQueue(Model.loadQueue() != 0), StoresQueue(Model.storeQueue() != 0),
       InFlight(std::make_unique<Retirements>(Model.reorderBuffer(), Model.loadQueue(),
                                              Model.storeQueue())),
       Schedulers(Model.buffers().size() + 1),
       SchedulerSizes(Model.buffers().begin(), Model.buffers().end()),
-      LoadQueueLimit(Model.loadQueue() ? Model.loadQueue() : ~0u),
-      StoreQueueLimit(Model.storeQueue() ? Model.storeQueue() : ~0u),
+      LoadQueueLimit(Model.loadQueue()), StoreQueueLimit(Model.storeQueue()),
       Busy(std::make_unique<Lanes>()),
       UnitValues(Model.numRegisterUnits() + 2, 0),
       NextLane(Model.numResources(), 0), Memory(std::make_unique<Frames>()) {
@@ -467,8 +466,9 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::dispatch(const Op &I) {
     }
   }
   // The same for the load and store queues (only bounded ones are kept).
-  if (I.Queued && ((I.MayLoad & (R.Loads.size() >= LoadQueueLimit)) |
-                   (I.MayStore & (R.Stores.size() >= StoreQueueLimit)))) {
+  if ((I.LoadQueued | I.StoreQueued) &&
+      ((I.LoadQueued & (R.Loads.size() >= LoadQueueLimit)) |
+       (I.StoreQueued & (R.Stores.size() >= StoreQueueLimit)))) {
     auto queue = [&](Ring<uint64_t> &Queue, unsigned Size) {
       while (!Queue.empty() && Queue.front() < DispatchCycle)
         Queue.pop();
@@ -477,9 +477,9 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::dispatch(const Op &I) {
         Queue.pop();
       }
     };
-    if (I.MayLoad)
+    if (I.LoadQueued)
       queue(R.Loads, LoadQueueLimit);
-    if (I.MayStore)
+    if (I.StoreQueued)
       queue(R.Stores, StoreQueueLimit);
   }
   // A scheduler entry is free from its instruction's issue cycle on; the entries that
@@ -677,9 +677,9 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::retire(const Op &I, uint64_t Co
   Retirements &R = *InFlight;
   R.ReorderBuffer.push({Retire, I.MicroOps});
   R.MicroOps += I.MicroOps;
-  if (I.Queued) {
-    R.Loads.pushIf(Retire, I.MayLoad & LoadsQueue);
-    R.Stores.pushIf(Retire, I.MayStore & StoresQueue);
+  if (I.LoadQueued | I.StoreQueued) {
+    R.Loads.pushIf(Retire, I.LoadQueued);
+    R.Stores.pushIf(Retire, I.StoreQueued);
   }
 }
 

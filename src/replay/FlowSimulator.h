@@ -88,7 +88,6 @@ private:
   const FlowModel &Model;
   /// Model's widths and sizes that each instruction reads, at hand.
   const unsigned DispatchWidth, ReorderBufferSize, RetireLimit; ///< retire: unbounded ~0
-  const bool LoadsQueue, StoresQueue; ///< whether the queues are bounded
   /// The descriptions of the instructions of events timed before, by where the
   /// event's instructions start: Count of them in Ops from First.
   struct Described {
@@ -117,7 +116,7 @@ private:
   /// The model's schedulers and one more, never full, for instructions without one.
   std::vector<Scheduler> Schedulers;
   std::vector<unsigned> SchedulerSizes;
-  unsigned LoadQueueLimit, StoreQueueLimit; ///< unbounded: the largest unsigned
+  const unsigned LoadQueueLimit, StoreQueueLimit; ///< read only where bounded
 
   // Issue.
   std::unique_ptr<Lanes> Busy;
