@@ -91,6 +91,26 @@ Policy withParameters(const Policy &Init, const std::vector<float> &Parameters,
   return P;
 }
 
+std::vector<float> evaluatedParameters(const StepEvaluation &E,
+                                       const std::vector<float> &Parameters,
+                                       const std::vector<std::vector<float>> &Directions,
+                                       double Sigma) {
+  std::vector<float> Theta = Parameters;
+  if (E.Direction >= 0)
+    for (size_t J = 0; J < Theta.size(); ++J)
+      Theta[J] += float(E.Sign * Sigma) * Directions[E.Direction][J];
+  return Theta;
+}
+
+std::optional<size_t> bestEvaluation(const std::vector<StepEvaluation> &Evaluations) {
+  std::optional<size_t> Best;
+  for (size_t I = 0; I < Evaluations.size(); ++I)
+    if (Evaluations[I].Result &&
+        (!Best || Evaluations[I].Result->Speedup > Evaluations[*Best].Result->Speedup))
+      Best = I;
+  return Best;
+}
+
 llvm::Error evaluateShare(JobSet &Eval, const Policy &Init,
                           const std::vector<float> &Parameters,
                           const std::vector<std::vector<float>> &Directions,
@@ -101,10 +121,7 @@ llvm::Error evaluateShare(JobSet &Eval, const Policy &Init,
   return runInParallel(Mine.size(), Share.Jobs, [&](size_t K) -> llvm::Error {
     size_t I = Mine[K];
     StepEvaluation &E = Evaluations[I];
-    std::vector<float> Theta = Parameters;
-    if (E.Direction >= 0)
-      for (size_t J = 0; J < Theta.size(); ++J)
-        Theta[J] += float(E.Sign * Share.Sigma) * Directions[E.Direction][J];
+    std::vector<float> Theta = evaluatedParameters(E, Parameters, Directions, Share.Sigma);
     std::string Name = fmt::format("{}step{}-{}", Share.NamePrefix, Share.Step, I);
     auto R = Eval.evaluate(withParameters(Init, Theta, Name), Name);
     if (interruptRequested())

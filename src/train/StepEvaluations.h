@@ -46,6 +46,17 @@ llvm::Error evaluateShare(JobSet &Eval, const Policy &Init,
                           const std::vector<std::vector<float>> &Directions,
                           const StepShare &Share, std::vector<StepEvaluation> &Evaluations);
 
+/// The parameters \p E evaluated: \p Parameters, moved by its sign times \p Sigma
+/// along its direction of \p Directions (none for the unperturbed policy).
+std::vector<float> evaluatedParameters(const StepEvaluation &E,
+                                       const std::vector<float> &Parameters,
+                                       const std::vector<std::vector<float>> &Directions,
+                                       double Sigma);
+
+/// The index of the evaluation of \p Evaluations with the highest predicted speedup,
+/// the lowest index among equals (the unperturbed policy first); none if none succeeded.
+std::optional<size_t> bestEvaluation(const std::vector<StepEvaluation> &Evaluations);
+
 /// A policy like \p Init with \p Parameters.
 Policy withParameters(const Policy &Init, const std::vector<float> &Parameters,
                       std::string Name);

@@ -199,11 +199,16 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
     if (Unperturbed) {
       if (Step == 0)
         State.InitialSpeedup = Unperturbed->Speedup;
-      if (Unperturbed->Speedup > State.BestSpeedup) {
-        State.BestSpeedup = Unperturbed->Speedup;
-        State.BestParameters = State.Parameters;
-      }
       Result.FinalSpeedup = Unperturbed->Speedup;
+    }
+    // The best policy is the best one evaluated, a perturbation too: each evaluation is
+    // a whole policy whose predicted speedup is known, and on the rugged reward of
+    // discrete decisions the best perturbations gain far more than the policy itself.
+    if (std::optional<size_t> StepBest = bestEvaluation(Outcomes);
+        StepBest && Outcomes[*StepBest].Result->Speedup > State.BestSpeedup) {
+      State.BestSpeedup = Outcomes[*StepBest].Result->Speedup;
+      State.BestParameters = evaluatedParameters(Outcomes[*StepBest], State.Parameters,
+                                                 Directions, Opts.Sigma);
     }
     if (!Skipped) {
       std::vector<double> Gradient = esGradient(

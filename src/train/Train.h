@@ -94,7 +94,7 @@ struct TrainResult {
   unsigned Steps = 0;         ///< steps in the output (resumed ones included)
   double InitialSpeedup = 0;  ///< the unperturbed policy's, at step 0
   double FinalSpeedup = 0;    ///< at the last step
-  double BestSpeedup = 0;
+  double BestSpeedup = 0;     ///< of every policy evaluated, perturbations included
   /// With jobs (TrainOptions::Programs): per program, its name and the unperturbed
   /// policy's predicted speedup at the last step (null if that evaluation failed).
   std::vector<std::pair<std::string, std::optional<double>>> FinalJobSpeedups;

@@ -1,7 +1,7 @@
 /// \file
 /// The reward curve of a training run as an SVG: the unperturbed policy's predicted
-/// speedup per step (a line) over the perturbations' range (a band), the best of those
-/// speedups so far (a dashed line), a legend, and the best policy's validation (points
+/// speedup per step (a line) over the perturbations' range (a band), the best policy's
+/// so far (a dashed line: the best of every evaluation, perturbations included), a legend, and the best policy's validation (points
 /// at the step it was validated after, labelled); the last validation also as
 /// DIR/report.md.
 #include "Train.h"
@@ -24,7 +24,7 @@ namespace {
 
 struct StepPoint {
   double Step;
-  std::optional<double> Unperturbed, Low, High;
+  std::optional<double> Unperturbed, Low, High, Best;
 };
 
 /// A number of the record; none if missing, or if it would not plot (a log may hold
@@ -105,7 +105,8 @@ llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Direct
       return inputError(LogPath, "holds a line that is not a step record");
     Points.push_back({*Step, numberAt(Record, "unperturbed_speedup", 100),
                       numberAt(Record, "reward_min", 100),
-                      numberAt(Record, "reward_max", 100)});
+                      numberAt(Record, "reward_max", 100),
+                      numberAt(Record, "best_speedup", 100)});
   }
   if (Points.empty())
     return inputError(LogPath, "holds no steps yet");
@@ -114,7 +115,7 @@ llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Direct
   // Axes: steps left to right, speedup in percent bottom to top, 0 always shown.
   double Low = 0, High = 0;
   for (const StepPoint &P : Points)
-    for (const std::optional<double> &V : {P.Unperturbed, P.Low, P.High})
+    for (const std::optional<double> &V : {P.Unperturbed, P.Low, P.High, P.Best})
       if (V) {
         Low = std::min(Low, *V * 100);
         High = std::max(High, *V * 100);
@@ -145,12 +146,9 @@ llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Direct
     return fmt::format("{:.1f},{:.1f} ", PX, PY);
   };
   std::string Upper, Lower, Line, BestLine;
-  std::optional<double> Best; // the best unperturbed speedup up to the step
   for (const StepPoint &P : Points) {
-    if (P.Unperturbed && (!Best || *P.Unperturbed > *Best))
-      Best = P.Unperturbed;
-    if (Best)
-      if (auto At = Point(P.Step, *Best))
+    if (P.Best)
+      if (auto At = Point(P.Step, *P.Best))
         BestLine += *At;
     if (P.Low && P.High) {
       auto Above = Point(P.Step, *P.High), Below = Point(P.Step, *P.Low);

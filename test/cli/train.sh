@@ -42,6 +42,16 @@ check "its checkpoint records the shaping" \
 check "and the pairs kept" grep -q '"top_directions": *1' "$work/a/checkpoint.json"
 check "it writes the checkpoint and both policies" \
   [ -s "$work/a/checkpoint.json" -a -s "$work/a/policy.json" -a -s "$work/a/best.json" ]
+# best.json is the best policy evaluated, a perturbation too: the highest predicted
+# speedup of any step, and (the tiny trace is replayed whole) its validation on the
+# training trace is exactly that speedup.
+highest=$(grep '^{"step"' "$work/a/log.jsonl" |
+  grep -o '"\(unperturbed_speedup\|reward_max\)":[^,]*' | cut -d: -f2 | sort -g | tail -1)
+check "the best speedup logged is the highest evaluated" \
+  grep -q "^{\"step\":2,.*\"best_speedup\":$highest," "$work/a/log.jsonl"
+check "and best.json validates to exactly it" \
+  grep -q "^{\"validation\".*\"held_out\":false,[^}]*\"best_speedup\":$highest," \
+    "$work/a/log.jsonl"
 check "the trained policy compiles" \
   "$MLGO_RA" compile --corpus "$work/subset" --policy "$work/a/best.json" -o "$work/best" \
     --cache-dir "$work/cache"

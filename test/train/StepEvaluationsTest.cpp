@@ -1,5 +1,6 @@
 // A step evaluation as it travels between MPI ranks: read back exactly as written,
-// and a malformed one refused with what is wrong with it.
+// and a malformed one refused with what is wrong with it. The best of a step's
+// evaluations and the parameters it evaluated.
 #include "StepEvaluations.h"
 #include "TestSupport.h"
 
@@ -87,4 +88,35 @@ TEST_CASE("a malformed step evaluation is refused with what is wrong", "[train]"
   Json NotAnObject = evaluated();
   NotAnObject["result"] = 7;
   CHECK(refused(NotAnObject) == Prefix + "expected a JSON object");
+}
+
+TEST_CASE("a step's best evaluation is its highest speedup, the earliest of equals",
+          "[train]") {
+  std::vector<StepEvaluation> Step = layoutStep(2);
+  CHECK_FALSE(bestEvaluation(Step).has_value()); // nothing succeeded
+  auto succeed = [&](size_t I, double Speedup) {
+    Step[I].Done = true;
+    Step[I].Result = Evaluation();
+    Step[I].Result->Speedup = Speedup;
+  };
+  succeed(2, -0.01);
+  CHECK(bestEvaluation(Step) == std::optional<size_t>(2));
+  succeed(0, 0.001);
+  succeed(3, 0.004);
+  succeed(4, 0.004);
+  CHECK(bestEvaluation(Step) == std::optional<size_t>(3));
+  succeed(0, 0.004); // the unperturbed policy comes first among equals
+  CHECK(bestEvaluation(Step) == std::optional<size_t>(0));
+}
+
+TEST_CASE("an evaluation's parameters are the policy moved by sign times sigma along its "
+          "direction", "[train]") {
+  std::vector<StepEvaluation> Step = layoutStep(2);
+  std::vector<float> Theta = {1.0f, -2.0f, 0.5f};
+  std::vector<std::vector<float>> Directions = {{1.0f, 0.0f, -1.0f}, {0.5f, 2.0f, 4.0f}};
+  CHECK(evaluatedParameters(Step[0], Theta, Directions, 0.25) == Theta);
+  CHECK(evaluatedParameters(Step[3], Theta, Directions, 0.25) ==
+        std::vector<float>{1.125f, -1.5f, 1.5f});
+  CHECK(evaluatedParameters(Step[4], Theta, Directions, 0.25) ==
+        std::vector<float>{0.875f, -2.5f, -0.5f});
 }
