@@ -1,9 +1,9 @@
 /// \file
 /// The reward curve of a training run as an SVG: the unperturbed policy's predicted
-/// speedup per step (a line) over the perturbations' range (a band), the best policy's
-/// so far (a dashed line: the best of every evaluation, perturbations included), a legend, and the best policy's validation (points
-/// at the step it was validated after, labelled); the last validation also as
-/// DIR/report.md.
+/// speedup per step (a line) over the perturbations' range (a band), the best so far of
+/// every evaluation, perturbations included (a dashed line), a legend, and the best
+/// policy's validation (points at the step it was validated after, labelled); the last
+/// validation also as DIR/report.md.
 #include "Train.h"
 #include "Validation.h"
 #include "support/Printable.h"

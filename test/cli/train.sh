@@ -47,6 +47,8 @@ check "it writes the checkpoint and both policies" \
 # training trace is exactly that speedup.
 highest=$(grep '^{"step"' "$work/a/log.jsonl" |
   grep -o '"\(unperturbed_speedup\|reward_max\)":[^,]*' | cut -d: -f2 | sort -g | tail -1)
+check "here a perturbation's, above every unperturbed policy's" \
+  [ "$(grep -c "\"unperturbed_speedup\":$highest," "$work/a/log.jsonl")" = 0 ]
 check "the best speedup logged is the highest evaluated" \
   grep -q "^{\"step\":2,.*\"best_speedup\":$highest," "$work/a/log.jsonl"
 check "and best.json validates to exactly it" \
