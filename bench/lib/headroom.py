@@ -2,7 +2,7 @@
 """bench/lib/headroom.py: the sampling and the analysis of bench/train-headroom.
 
   headroom.py sample DIR --mlgo M --perturb P --samples N --sigmas S... [--jobs J]
-      [--mcpu CPU] [--seed-base B]
+      [--mcpu CPU] [--seed-base B] [--objdump LLVM_OBJDUMP]
     DIR is a prepared program (bench/lib/programs.sh: subset/, train.bbtrace, build/).
     Writes DIR/policies/*.json (perturbations of `initial`), compiles the subset with each
     policy and with default, initial and poor (--record-decisions), replays the training
@@ -15,8 +15,8 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shutil
-import struct
 import subprocess
 import sys
 
@@ -26,41 +26,36 @@ def fail(message):
     sys.exit(1)
 
 
-def elf_functions(path):
-    """{symbol: code bytes} of the defined functions of a 64-bit little-endian ELF object
-    (no function sections needed: each symbol's bytes are sliced out of its section)."""
-    data = open(path, "rb").read()
-    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
-        fail("%s: not a 64-bit little-endian ELF object" % path)
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
-                for i in range(shnum)]
-    out = {}
-    for _, kind, _, _, offset, size, link, _, _, entsize in sections:
-        if kind != 2:  # SHT_SYMTAB
-            continue
-        strtab = sections[link]
-        for at in range(offset, offset + size, entsize):
-            name, info, _, shndx, value, length = struct.unpack_from("<IBBHQQ", data, at)
-            if info & 0xF != 2 or not 0 < shndx < shnum:  # STT_FUNC, defined
-                continue
-            start = strtab[4] + name
-            symbol = data[start:data.index(b"\0", start)].decode()
-            code_at = sections[shndx][4] + value
-            out[symbol] = data[code_at:code_at + length]
+def object_functions(objdump, path):
+    """{symbol: instructions} of the functions of an object, disassembled. Addresses are
+    dropped (a jump's target stays as symbol+offset): a call from one function to another
+    in the same section is resolved by the assembler, so its bytes change when the
+    callee's size changes, though the caller's own code has not."""
+    text = subprocess.run([objdump, "-d", "--no-show-raw-insn", "--no-leading-addr", path],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if text.returncode != 0:
+        fail("%s: %s" % (path, text.stderr.strip() or "llvm-objdump failed"))
+    out, name, body = {}, None, []
+    for line in text.stdout.splitlines() + [""]:
+        m = re.match(r"^<(.+)>:$", line)
+        if m:
+            name, body = m.group(1), []
+        elif name and line.strip():
+            body.append(re.sub(r"0x[0-9a-f]+ <", "<", line.strip()))
+        elif name:
+            out[name], name = "\n".join(body), None
     return out
 
 
-def variant_code(variant):
-    """{module/symbol: bytes} of every object of a variant directory."""
+def variant_code(objdump, variant):
+    """{module/symbol: instructions} of every object of a variant directory."""
     code = {}
     for root, _, files in os.walk(variant):
         for f in files:
             if f.endswith(".o"):
                 path = os.path.join(root, f)
                 module = os.path.relpath(path, variant)
-                for symbol, body in elf_functions(path).items():
+                for symbol, body in object_functions(objdump, path).items():
                     code["%s/%s" % (module, symbol)] = body
     return code
 
@@ -124,7 +119,7 @@ def evaluate(args, d, policy, name, keep):
     record = {"policy": name, "file": policy, "cycles": replayed["cycles"],
               "functions": {f["function"]: f["cycles"] for f in replayed["functions"]},
               "replayed_with_baseline_code": len(replayed["replayed_with_baseline_code"]),
-              "code": variant_code(variant), "decisions": variant_decisions(variant)}
+              "code": variant_code(args.objdump, variant), "decisions": variant_decisions(variant)}
     if not keep:  # the objects stay, for the module mix; the recordings are large
         for root, _, files in os.walk(variant):
             for f in files:
@@ -406,6 +401,7 @@ def main():
     s.add_argument("--seed-base", type=int, default=0)
     s.add_argument("--jobs", type=int, default=2)
     s.add_argument("--mcpu", default="skylake")
+    s.add_argument("--objdump", default="llvm-objdump")
     t = sub.add_parser("table")
     t.add_argument("out")
     t.add_argument("programs", nargs="+")
