@@ -7,7 +7,9 @@
     Writes DIR/policies/*.json (perturbations of `initial`), compiles the subset with each
     policy and with default, initial and poor (--record-decisions), replays the training
     trace exactly with each, and writes DIR/headroom.jsonl (one record a policy) and
-    DIR/summary.json. Only default's and initial's variants are kept.
+    DIR/summary.json, and the module mix (DIR/variants/mix, DIR/mix.json). The variants'
+    objects are kept (for the mix); their decision recordings only default's and
+    initial's.
   headroom.py table OUT PROGRAM...
     OUT/table.md and OUT/result.tsv from OUT/PROGRAM/summary.json.
 """
@@ -100,8 +102,8 @@ def run(cmd, log):
 
 
 def evaluate(args, d, policy, name, keep):
-    """Compiles and replays one policy; its record (without the code, which the caller
-    compares), or a record with its failure."""
+    """Compiles and replays one policy; its record (with its code and decisions, which
+    the caller compares with the references'), or a record with its failure."""
     variant = os.path.join(d, "variants", name)
     log = os.path.join(d, "log", name + ".txt")
     c = run([args.mlgo, "compile", "--corpus", os.path.join(d, "subset"), "--policy", policy,
@@ -119,7 +121,8 @@ def evaluate(args, d, policy, name, keep):
     record = {"policy": name, "file": policy, "cycles": replayed["cycles"],
               "functions": {f["function"]: f["cycles"] for f in replayed["functions"]},
               "replayed_with_baseline_code": len(replayed["replayed_with_baseline_code"]),
-              "code": variant_code(args.objdump, variant), "decisions": variant_decisions(variant)}
+              "code": variant_code(args.objdump, variant),
+              "decisions": variant_decisions(variant)}
     if not keep:  # the objects stay, for the module mix; the recordings are large
         for root, _, files in os.walk(variant):
             for f in files:

@@ -18,32 +18,38 @@ dir=$work/run/crypto
 
 run headroom -o "$work/run" crypto
 check "train-headroom on crypto succeeds" [ "$code" = 0 ]
-check "  prepared as train-native prepares it" \
-  bash -c "[ -x '$dir/build/crypto-workload' ] && [ -s '$dir/train.bbtrace' ] && [ -s '$dir/heldout.bbtrace' ] && [ -s '$dir/subset/subset_functions.json' ]"
+prepared() { [ -x "$dir/build/crypto-workload" ] && [ -s "$dir/train.bbtrace" ] &&
+  [ -s "$dir/heldout.bbtrace" ] && [ -s "$dir/subset/subset_functions.json" ]; }
+check "  prepared as train-native prepares it" prepared
 check "  one record per policy: default, initial, poor and 2 x 2 samples, none failed" \
   [ "$(grep -c '"cycles"' "$dir/headroom.jsonl")" = 7 ]
 check "  default's speedup is 0 and its code is its own" \
   [ "$(field default 'r["speedup"], r["code_changed_functions"]')" = "0.0 []" ]
 check "  initial changes none of its own decisions" \
   [ "$(field initial 'r["decisions_changed_vs_initial"], r["decisions"] > 0')" = "0 True" ]
-check "  poor is predicted slower than default" [ "$(field poor 'r["speedup"] < 0')" = True ]
+check "  poor is predicted slower than default" \
+  [ "$(field poor 'r["speedup"] < 0')" = True ]
 check "  the table has crypto's row" grep -q '^| crypto | [0-9]* | ' "$work/run/table.md"
 
 # The sample at σ 1 with seed 3, compiled and replayed by hand.
 policy=$dir/policies/s1-3.json
+cycles() { # cycles VARIANT: its cycles on the training trace, replayed as the bench does
+  "$MLGO_RA" replay --trace "$dir/train.bbtrace" --code "$1" --exact --json --mcpu skylake \
+    --on-cfg-mismatch baseline | grep -m1 -o '"cycles": [0-9]*' | grep -o '[0-9]*$'
+}
 "$MLGO_RA" compile --corpus "$dir/subset" --policy "$policy" -o "$work/hand" >/dev/null 2>&1
-hand=$("$MLGO_RA" replay --trace "$dir/train.bbtrace" --code "$work/hand" --exact --json \
-  --mcpu skylake --on-cfg-mismatch baseline | grep -m1 -o '"cycles": [0-9]*' | grep -o '[0-9]*$')
-check "  a sample's cycles are replay's by hand ($hand)" [ "$(field s1-3 'r["cycles"]')" = "$hand" ]
+hand=$(cycles "$work/hand")
+check "  a sample's cycles are replay's by hand ($hand)" \
+  [ "$(field s1-3 'r["cycles"]')" = "$hand" ]
+"$ACCURACY_TOOLS/accuracy-perturb" initial --sigma 1 --seed 3 -o "$work/p.json"
 check "  and its policy file is accuracy-perturb's at that σ and seed" \
-  bash -c "'$ACCURACY_TOOLS/accuracy-perturb' initial --sigma 1 --seed 3 -o '$work/p.json' && cmp -s '$work/p.json' '$policy'"
-mixed=$("$MLGO_RA" replay --trace "$dir/train.bbtrace" --code "$dir/variants/mix" --exact --json \
-  --mcpu skylake --on-cfg-mismatch baseline | grep -m1 -o '"cycles": [0-9]*' | grep -o '[0-9]*$')
+  cmp -s "$work/p.json" "$policy"
+mixed=$(cycles "$dir/variants/mix")
 check "  the module mix is objects of the policies, replayed ($mixed)" python3 -c "
 import filecmp, json, sys
 m = json.load(open('$dir/mix.json'))
-same = all(filecmp.cmp('$dir/variants/mix/' + o, '$dir/variants/%s/%s' % (p, o), shallow=False)
-           for o, p in m['modules'].items())
+same = all(filecmp.cmp('$dir/variants/mix/' + o, '$dir/variants/%s/%s' % (p, o),
+                       shallow=False) for o, p in m['modules'].items())
 sys.exit(not (same and len(m['modules']) == 4 and m['cycles'] == $mixed))"
 
 run headroom -o "$work/run" sha3
