@@ -101,6 +101,15 @@ def run(cmd, log):
         return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=f, text=True)
 
 
+def replay_command(args, d, trace, *variants):
+    """mlgo-ra replay of TRACE (a file of DIR) with VARIANTS (--code X, or --corpus,
+    --baseline and --candidate), as train rewards: the flow engine's exact replay,
+    functions the subset lacks with the traced binary's code, as JSON."""
+    return [args.mlgo, "replay", "--trace", os.path.join(d, trace), *variants, "--exact",
+            "--json", "--mcpu", args.mcpu, "--on-cfg-mismatch", "baseline", "-j", "1",
+            "--cache-dir", os.path.join(d, "cache")]
+
+
 def evaluate(args, d, policy, name, keep):
     """Compiles and replays one policy; its record (with its code and decisions, which
     the caller compares with the references'), or a record with its failure."""
@@ -111,10 +120,8 @@ def evaluate(args, d, policy, name, keep):
              os.path.join(d, "cache")], log)
     if c.returncode != 0:
         return {"policy": name, "failure": "compile exit %d" % c.returncode}
-    r = run([args.mlgo, "replay", "--trace", os.path.join(d, "train.bbtrace"), "--code",
-             variant, "--exact", "--json", "--mcpu", args.mcpu, "--on-cfg-mismatch",
-             "baseline", "--top", "1000000", "-j", "1", "--cache-dir",
-             os.path.join(d, "cache")], log)
+    r = run(replay_command(args, d, "train.bbtrace", "--code", variant, "--top", "1000000"),
+            log)
     if r.returncode != 0:
         return {"policy": name, "failure": "replay exit %d" % r.returncode}
     replayed = json.loads(r.stdout)
@@ -189,16 +196,14 @@ def sample(args):
         for r in records:
             f.write(json.dumps(r, sort_keys=True) + "\n")
     module_mix(args, d, records, default)
-    write_summary(d, records)
+    best = write_summary(d, records)["best"]
     # The best sample on the held-out trace (the program at twice the size): does its
     # gain hold on another input? Functions the subset lacks run the traced binary's code.
-    best = json.load(open(os.path.join(d, "summary.json")))["best"]
     if best and os.path.exists(os.path.join(d, "heldout.bbtrace")):
-        h = run([args.mlgo, "replay", "--trace", os.path.join(d, "heldout.bbtrace"),
-                 "--corpus", os.path.join(d, "subset"), "--baseline", "default",
-                 "--candidate", os.path.join(d, "policies", best["policy"] + ".json"),
-                 "--exact", "--json", "--mcpu", args.mcpu, "--on-cfg-mismatch", "baseline",
-                 "-j", "1", "--cache-dir", os.path.join(d, "cache")],
+        h = run(replay_command(args, d, "heldout.bbtrace", "--corpus",
+                               os.path.join(d, "subset"), "--baseline", "default",
+                               "--candidate",
+                               os.path.join(d, "policies", best["policy"] + ".json")),
                 os.path.join(d, "log", "heldout.txt"))
         if h.returncode != 0:
             fail("%s: the held-out replay failed (see %s/log/heldout.txt)" % (d, d))
@@ -226,9 +231,7 @@ def module_mix(args, d, records, default):
     shutil.copytree(os.path.join(d, "variants", "default"), mix)
     for module, policy in choice.items():
         shutil.copyfile(os.path.join(d, "variants", policy, module), os.path.join(mix, module))
-    r = run([args.mlgo, "replay", "--trace", os.path.join(d, "train.bbtrace"), "--code", mix,
-             "--exact", "--json", "--mcpu", args.mcpu, "--on-cfg-mismatch", "baseline",
-             "--top", "1000000", "-j", "1", "--cache-dir", os.path.join(d, "cache")],
+    r = run(replay_command(args, d, "train.bbtrace", "--code", mix, "--top", "1000000"),
             os.path.join(d, "log", "mix.txt"))
     if r.returncode != 0:
         fail("%s: the module mix's replay failed (see %s/log/mix.txt)" % (d, d))
@@ -237,9 +240,12 @@ def module_mix(args, d, records, default):
 
 
 def write_summary(d, records):
+    """Writes DIR/summary.json and returns it."""
     sigmas = sorted({r["sigma"] for r in records if r["sigma"] is not None})
+    summary = analyse(records, sigmas)
     with open(os.path.join(d, "summary.json"), "w") as f:
-        json.dump(analyse(records, sigmas), f, indent=1, sort_keys=True)
+        json.dump(summary, f, indent=1, sort_keys=True)
+    return summary
 
 
 def symbol(function):
