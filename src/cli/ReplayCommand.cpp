@@ -292,7 +292,8 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
   Cmd->add_flag("--stack-engine", Flags->Options.StackEngine,
                 "Model x86's stack engine: push, pop, call and ret do not wait for one "
                 "another's stack pointer (closer to measured speedups; fast replay's "
-                "--warm-up and --settle then default to 4096)");
+                "--warm-up and --settle then default to 4096; with the flow engine, "
+                "which always models it, --warm-up to 16384)");
   CLI::Option *Sample = Cmd->add_option(
       "--sample", Flags->Sample,
       "Fast replay of a trace shard: differences from the reference are simulated only "
@@ -361,8 +362,12 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
             // longer to converge (docs/fast-replay-status.md).
             if ((Flags->Options.StackEngine || Flags->Options.Engine == EngineKind::Flow) &&
                 !Cmd->count("--warm-up") && !Cmd->count("--settle"))
+            {
               Flags->Options.Spans.WarmUp = Flags->Options.Spans.Settle =
                   SpanSettings::StackEngineSpan;
+              if (Flags->Options.Engine == EngineKind::Flow)
+                Flags->Options.Spans.WarmUp = SpanSettings::FlowWarmUp;
+            }
             if (Flags->Options.CacheDir.empty())
               Flags->Options.CacheDir = defaultCacheDirectory();
             return replay(*Flags);

@@ -84,7 +84,7 @@ public:
       grow();
     Ring[(Head + Size++) & (Ring.size() - 1)] = {
         Code.Instructions.data(), Code.Addresses.data(), Code.Event, Code.Function,
-        uint32_t(Code.Instructions.size()), Code.Segment};
+        uint32_t(Code.Instructions.size()), Code.Segment, Code.Mispredicted};
     Instructions += Code.Instructions.size();
     while (Size && Instructions - Ring[Head].Count >= WarmUp) {
       Instructions -= Ring[Head].Count;
@@ -97,7 +97,7 @@ public:
   RefilledCode event(size_t I, uint32_t Function) const {
     const Entry &E = Ring[(Head + I) & (Ring.size() - 1)];
     return {Function, E.Event, {E.Instructions, E.Count}, {E.Addresses, E.Count}, {}, {},
-            /*Position=*/0, E.Segment};
+            /*Position=*/0, E.Segment, E.Mispredicted};
   }
 
 private:
@@ -106,6 +106,7 @@ private:
     const uint64_t *Addresses;
     uint64_t Event;
     uint32_t Function, Count, Segment;
+    bool Mispredicted;
   };
   void grow() {
     std::vector<Entry> Larger(std::max<size_t>(16, 2 * Ring.size()));

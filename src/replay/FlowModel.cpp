@@ -83,6 +83,7 @@ llvm::Error FlowModel::initialize() {
   // MCA's sizes (llvm::mca::Context::createDefaultPipeline and its units).
   ReorderBuffer = SM.MicroOpBufferSize;
   DispatchWidth = std::max(1u, SM.IssueWidth);
+  MispredictPenalty = SM.MispredictPenalty;
   if (SM.hasExtraProcessorInfo()) {
     const llvm::MCExtraProcessorInfo &EPI = SM.getExtraProcessorInfo();
     if (EPI.ReorderBufferSize)
@@ -264,6 +265,8 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
   if (RenamesIntelMoves && D->Writes.size() == 1 &&
       isRenamedMove(Target.instrInfo().getName(Inst.getOpcode())))
     D->MovesRegister = true;
+  const llvm::MCInstrDesc &Opcode = Target.instrInfo().get(Inst.getOpcode());
+  D->Branches = (Opcode.isBranch() || Opcode.isCall()) && !Opcode.isReturn();
   followFrame(Inst, *D, Reads);
   // What the engine's inner loop needs of the reads: the units a read waits for, and
   // apart the few reads that a write may forward to early.

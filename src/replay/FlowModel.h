@@ -91,6 +91,9 @@ struct FlowInstruction {
   bool Executes = true;
   /// A register move the register file can rename away (move elimination).
   bool MovesRegister = false;
+  /// A jump or call, conditional or not, direct or not: a mispredicted transfer of
+  /// control resolves when it completes.
+  bool Branches = false;
 
   StackEffect Stack = StackEffect::None;
   int32_t StackBytes = 0;
@@ -131,6 +134,9 @@ public:
   unsigned retireWidth() const { return RetireWidth; } ///< 0: any number a cycle
   unsigned loadQueue() const { return LoadQueue; }     ///< 0: unbounded
   unsigned storeQueue() const { return StoreQueue; }   ///< 0: unbounded
+  /// Cycles from a mispredicted branch's resolution until the right instructions
+  /// dispatch (MCSchedModel::MispredictPenalty).
+  unsigned mispredictPenalty() const { return MispredictPenalty; }
   /// Register moves eliminated a cycle at most (0: none).
   unsigned movesEliminated() const { return MovesEliminated; }
   /// A scheduler's size, by the index FlowInstruction::Buffers holds.
@@ -163,7 +169,7 @@ private:
 
   const McaTarget &Target;
   unsigned DispatchWidth = 1, ReorderBuffer = 1, RetireWidth = 0;
-  unsigned LoadQueue = 0, StoreQueue = 0, MovesEliminated = 0;
+  unsigned LoadQueue = 0, StoreQueue = 0, MovesEliminated = 0, MispredictPenalty = 0;
   std::vector<unsigned> BufferSizes;
   /// By processor resource: its scheduler (BufferSizes index), -1 without.
   std::vector<int> BufferOfResource;

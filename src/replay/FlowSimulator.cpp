@@ -275,6 +275,7 @@ struct FlowSimulator::Op {
   uint16_t FirstSlots, WholeCycles, LastSlots;
   uint16_t Latency;
   uint8_t Buffer, NumUses;
+  bool Branches;
   bool MayLoad, MayStore, BeginGroup, EndGroup;
   /// A load that a bounded load queue holds; a store that a bounded store queue holds.
   bool LoadQueued, StoreQueued;
@@ -307,6 +308,7 @@ struct FlowSimulator::Op {
     Executes = I.Executes;
     MovesRegister = I.MovesRegister;
     TouchesFrame = I.TouchesFrame;
+    Branches = I.Branches;
     // Instructions without a scheduler count in one that is never full.
     Buffer = I.Buffers.empty() ? Unbuffered : I.Buffers[0];
     unsigned Width = Model.dispatchWidth();
@@ -355,6 +357,7 @@ FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions)
     : CoreSimulator(NumFunctions), Model(Model), DispatchWidth(Model.dispatchWidth()),
       ReorderBufferSize(Model.reorderBuffer()),
       RetireLimit(Model.retireWidth() ? Model.retireWidth() : ~0u),
+      MispredictPenalty(Model.mispredictPenalty()),
       InFlight(std::make_unique<Retirements>(Model.reorderBuffer(), Model.loadQueue(),
                                              Model.storeQueue())),
       Schedulers(Model.buffers().size() + 1),
@@ -410,6 +413,11 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   // registers may have moved meanwhile.
   if (Code.Event != LastEvent + 1)
     Memory->forget();
+  if (Code.Mispredicted && Code.Event == LastEvent + 1 && BranchResolved) {
+    ++Mispredictions;
+    redirect(BranchResolved + MispredictPenalty);
+  }
+  BranchResolved = 0;
   LastEvent = Code.Event;
   if (Code.Instructions.empty())
     return llvm::Error::success();
@@ -424,13 +432,23 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   // An event's instructions retire together unless each one's cycles are asked for.
   bool OneByOne = recordsInstructionCycles();
   for (const Op &O : Described) {
-    time(O);
+    uint64_t Complete = time(O);
+    // Without a branch: a transfer ends a segment, or comes just before its last jump.
+    BranchResolved = O.Branches ? Complete : BranchResolved;
     if (OneByOne)
       retired(Code.Function, Code.Event, LastRetire + 1);
   }
   if (!OneByOne)
     retired(Code.Function, Code.Event, LastRetire + 1, Code.Instructions.size());
   return llvm::Error::success();
+}
+
+void FlowSimulator::redirect(uint64_t Cycle) {
+  if (Cycle > DispatchCycle) {
+    DispatchCycle = Cycle;
+    SlotsUsed = MovesEliminatedNow = 0;
+    GroupEnded = false;
+  }
 }
 
 LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::dispatch(const Op &I) {
@@ -592,7 +610,7 @@ uint64_t FlowSimulator::advancedOperands(const FlowInstruction &I) const {
   return Operands;
 }
 
-LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::time(const Op &O) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
   uint64_t D = dispatch(O);
   Busy->advanceTo(D);
   uint64_t Operands = operands(O.ReadUnits);
@@ -663,6 +681,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::time(const Op &O) {
     for (uint8_t B : O.Full->Buffers)
       Schedulers[B].add(D, T);
   retire(O, Complete);
+  return Complete;
 }
 
 LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::retire(const Op &I, uint64_t Complete) {

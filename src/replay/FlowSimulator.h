@@ -30,6 +30,11 @@
 ///    pointer (McaTarget's --stack-engine for MCA);
 ///  - move elimination where the model declares none (LLVM's Intel models):
 ///    register-to-register moves are renamed away (FlowModel.cpp);
+///  - branch mispredictions: after a transfer of control that the thread's predictor
+///    got wrong (RefilledCode::Mispredicted, BranchPredictor.h), no younger instruction
+///    dispatches before the previous event's last jump or call completes plus the
+///    model's MispredictPenalty. An allocation changes how late a branch resolves: a
+///    compare that waits for a reload makes each misprediction cost more;
 ///  - store-to-load forwarding: a load of a stack slot (a push or a [rsp + c] or
 ///    [rbp + c] store, the frame registers followed through push, pop, call, ret, add,
 ///    sub, lea and mov) that an earlier store wrote gets its value no sooner than a
@@ -54,6 +59,9 @@ public:
 
   llvm::Error add(const RefilledCode &Code) override;
   llvm::Error finish() override;
+
+  /// Branches the predictor got wrong so far.
+  uint64_t mispredictions() const { return Mispredictions; }
 
   /// A load forwarded from a store gets its value this much later than a load from the
   /// cache would. Fitted on bench/accuracy's measured variants (bench/README.md): with
@@ -82,12 +90,16 @@ private:
   uint64_t operands(llvm::ArrayRef<uint16_t> Units) const;
   /// The same for I's reads that a write may forward to early.
   uint64_t advancedOperands(const FlowInstruction &I) const;
-  void time(const Op &O);
+  /// Times \p O; returns when it completes.
+  uint64_t time(const Op &O);
+  /// After a mispredicted transfer, dispatch resumes in \p Cycle.
+  void redirect(uint64_t Cycle);
   void retire(const Op &O, uint64_t Complete);
 
   const FlowModel &Model;
   /// Model's widths and sizes that each instruction reads, at hand.
   const unsigned DispatchWidth, ReorderBufferSize, RetireLimit; ///< retire: unbounded ~0
+  const unsigned MispredictPenalty;
   /// The descriptions of the instructions of events timed before, by where the
   /// event's instructions start: Count of them in Ops from First.
   struct Described {
@@ -130,6 +142,10 @@ private:
   uint64_t StoreAddressesKnown = 0;
   std::unique_ptr<Frames> Memory;
   uint64_t LastEvent = ~uint64_t(0);
+
+  // Branches: when the last jump or call of the previous event completed (0: it had
+  // none).
+  uint64_t BranchResolved = 0, Mispredictions = 0;
 
   // Retirement.
   uint64_t LastRetire = 0;

@@ -1,6 +1,7 @@
 /// \file
 /// Refilling a trace: events to decoded instructions, each segment and chunk decoded once.
 #include "Refill.h"
+#include "BranchPredictor.h"
 #include "DecodedCode.h"
 #include "support/Error.h"
 
@@ -149,19 +150,35 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
     ReferenceDecoder.emplace(Trace, *Reference, UnmappedFunctions);
   RefillCounts Counts;
   uint64_t NextProgress = OnProgress ? 1 << 20 : UINT64_MAX;
-  std::map<uint32_t, uint64_t> Ordinals; ///< per thread: events so far
+  /// Per thread: events so far, its branch predictor, and the segment its previous event
+  /// ran whole (the site of the transfer that ended it), if it did.
+  struct ThreadEvents {
+    uint64_t Ordinal = 0;
+    BranchPredictor Predictor;
+    uint32_t Site = RefilledCode::NoSegment;
+  };
+  std::map<uint32_t, ThreadEvents> Threads;
   uint32_t LastThread = 0;
-  uint64_t *LastOrdinal = nullptr; ///< Ordinals[LastThread]: a thread's events come in runs
+  ThreadEvents *Thread = nullptr; ///< Threads[LastThread]: a thread's events come in runs
+  const auto &Segments = Trace.segments();
   // One event's code at a time, its fields set: a new one zeroed per event took a slow
   // `rep stos` each.
   RefilledCode Refilled;
   llvm::Error Err = forEachEvent(Trace, [&](uint32_t ThreadId,
                                             const SegmentEvent &E) -> llvm::Error {
-    if (ThreadId != LastThread || !LastOrdinal) {
-      LastOrdinal = &Ordinals[ThreadId]; // std::map: stays where it is
+    if (ThreadId != LastThread || !Thread) {
+      Thread = &Threads[ThreadId]; // std::map: stays where it is
       LastThread = ThreadId;
     }
-    uint64_t Ordinal = (*LastOrdinal)++;
+    uint64_t Ordinal = Thread->Ordinal++;
+    // Every event of the trace passes here, whatever the sink keeps. A segment that does
+    // not start its block continues it after a call returned: the return stack predicts
+    // that.
+    bool Whole = E.What == SegmentEvent::Segment;
+    Refilled.Mispredicted = Whole && Thread->Site != RefilledCode::NoSegment &&
+                            Segments[E.Index].SegmentInBlock == 0 &&
+                            !Thread->Predictor.predicts(Thread->Site, E.Index);
+    Thread->Site = Whole ? E.Index : RefilledCode::NoSegment;
     uint64_t Position = Counts.TraceInstructions;
     Counts.TraceInstructions += E.Count;
     if (Counts.TraceInstructions >= NextProgress) {

@@ -35,6 +35,10 @@ struct RefilledCode {
   /// NoSegment: lets a sink find what it keeps per piece of code by index.
   uint32_t Segment = NoSegment;
   static constexpr uint32_t NoSegment = ~uint32_t(0);
+  /// The transfer of control that ended the thread's previous event (a whole segment,
+  /// as this one) went where the thread's branch predictor did not expect
+  /// (BranchPredictor.h): the same in every variant and every replay mode.
+  bool Mispredicted = false;
 };
 
 class RefillSink {

@@ -27,7 +27,9 @@ llvm::Error SpanModel::simulate(const Span &S, std::vector<Delta> &Out) const {
   for (uint32_t I = 0; I < S.Events.size(); ++I) {
     const SpanCode &Code = Planner.codes()[S.Events[I].first];
     uint32_t Tag = I < S.WarmUp || I >= S.Counted ? NumFunctions : Code.Function;
-    if (llvm::Error E = Sim.add({Tag, S.Ordinals[I], Code.Instructions, Code.Addresses, {}, {}}))
+    RefilledCode Event{Tag, S.Ordinals[I], Code.Instructions, Code.Addresses, {}, {}};
+    Event.Mispredicted = S.Mispredicted[I];
+    if (llvm::Error E = Sim.add(Event))
       return E;
   }
   if (llvm::Error E = Sim.finish())

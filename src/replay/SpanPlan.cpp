@@ -63,6 +63,7 @@ void SpanPlanner::open(uint32_t ThreadId, ThreadState &T) {
   for (const ThreadState::Past &P : T.History) {
     T.Current.Events.push_back(P.Codes);
     T.Current.Ordinals.push_back(P.Event);
+    T.Current.Mispredicted.push_back(P.Mispredicted);
     T.Current.Instructions += P.Instructions;
   }
   T.Current.WarmUp = T.Current.Events.size();
@@ -102,13 +103,14 @@ llvm::Error SpanPlanner::onCode(uint32_t ThreadId, const RefilledCode &Code) {
   if (T.Open) {
     T.Current.Events.push_back(Pair);
     T.Current.Ordinals.push_back(Code.Event);
+    T.Current.Mispredicted.push_back(Code.Mispredicted);
     T.Current.Instructions += Instructions;
     T.Cooled += T.Cooling ? Instructions : 0;
     if (T.Cooling ? T.Cooled >= Settings.Settle : T.Settled >= Settings.Settle)
       close(T);
   }
   // The latest events warm up the next span (each side runs its own code in them).
-  T.History.push_back({Pair, Code.Event, Instructions});
+  T.History.push_back({Pair, Code.Event, Instructions, Code.Mispredicted});
   T.HistoryInstructions += Instructions;
   while (!T.History.empty() &&
          T.HistoryInstructions - T.History.front().Instructions >= Settings.WarmUp) {

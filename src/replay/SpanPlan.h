@@ -41,6 +41,8 @@ struct Span {
   std::vector<std::pair<uint32_t, uint32_t>> Events;
   /// Per event, RefilledCode::Event: where the reference's cycles of it are.
   std::vector<uint64_t> Ordinals;
+  /// Per event, RefilledCode::Mispredicted.
+  std::vector<bool> Mispredicted;
   /// The first WarmUp events only fill the pipeline: their cycles are not counted.
   uint32_t WarmUp = 0;
   /// Events from Counted on (a sampled window's end) are not counted either: they keep
@@ -77,6 +79,7 @@ private:
       std::pair<uint32_t, uint32_t> Codes;
       uint64_t Event;
       uint32_t Instructions;
+      bool Mispredicted;
     };
     std::deque<Past> History;
     uint64_t HistoryInstructions = 0;

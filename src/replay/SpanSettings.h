@@ -22,6 +22,11 @@ struct SpanSettings {
   /// pipeline then runs further ahead, and 512 erred 0.225 points on a variant of json,
   /// 4096 0.000.
   static constexpr uint32_t StackEngineSpan = 4096;
+  /// Warm-up for the flow engine, whose mispredicted branches make dispatch wait for
+  /// their resolution, and so for chains that began long before a span: 4096 erred
+  /// 0.069 points on a variant of the workload's sort (test/cli/replay_fast.sh), 16384
+  /// 0.000 (8192 still 0.069).
+  static constexpr uint32_t FlowWarmUp = 16384;
   /// Sampling (a trace shard): when SampleEvery is not 0, differences count only in
   /// windows of SampleLength events, one in each period of SampleEvery events, weighted
   /// SampleEvery / SampleLength. Ordinals name the same events in every variant, so all

@@ -114,6 +114,11 @@ const char *const Kernels = R"(
   .section .text.byte_copies,"ax",@progbits
   movb %al, %bl
   movb %bl, %al
+  .section .text.compare_branch,"ax",@progbits
+  imulq %rax, %rax
+  cmpq %rax, %rbx
+  jne 0f
+0:
   .section .text.spill_reload,"ax",@progbits
   imulq %rax, %rax
   movq %rax, 8(%rsp)
@@ -741,5 +746,49 @@ TEST_CASE("flow: code is found by its segment, also after another variant's code
       // 24 adds and 24 multiplies, each waiting for the one before.
       CHECK(Core->cycles() == 1 + 24 * Add + 24 * Multiply + 1);
     }
+  }
+}
+
+TEST_CASE("flow: a mispredicted branch holds dispatch until it resolves, plus the penalty",
+          "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    // An event multiplies rax (a chain across events), compares it and branches; the
+    // next one is a zero idiom (done when dispatched).
+    const Code &Branch = kernel("compare_branch");
+    REQUIRE(Branch.size() == 3);
+    Described Multiply = C.describe(Branch[0]), Compare = C.describe(Branch[1]),
+              Jump = C.describe(Branch[2]);
+    REQUIRE_FALSE((Compare.ReadAdvances || Jump.ReadAdvances));
+    REQUIRE(C.describe("zero").ZeroLatency);
+    const uint64_t L = Multiply.WriteLatency.at("RAX"), Lc = Compare.WriteLatency.at("EFLAGS");
+    const uint64_t Lj = Jump.Latency, Penalty = C.model().MispredictPenalty;
+    REQUIRE(Penalty > 0);
+    std::vector<uint64_t> Addresses(3);
+    // Twice: the branch, then the zero idiom, mispredicted or not; \p Gap leaves an event
+    // out before the second zero idiom.
+    auto run = [&](bool Mispredicted, bool Gap = false) {
+      auto Core = C.Flow->startCore(1);
+      uint64_t Event = 0;
+      for (int K = 0; K < 2; ++K) {
+        requireSuccess(Core->add({0, Event++, Branch, Addresses, {}, {}}));
+        RefilledCode Then{0, Event++, kernel("zero"), llvm::ArrayRef(Addresses).take_front(1),
+                          {}, {}};
+        Then.Event += K && Gap;
+        Then.Mispredicted = K && Mispredicted;
+        requireSuccess(Core->add(Then));
+      }
+      requireSuccess(Core->finish());
+      return std::pair(Core->cycles(), static_cast<FlowSimulator &>(*Core).mispredictions());
+    };
+    // Predicted: the second jne resolves at 1 + 2L + Lc + Lj (two multiplies, the
+    // compare, the jump), and the last zero idiom retires with it.
+    const uint64_t Resolved = 1 + 2 * L + Lc + Lj;
+    CHECK(run(false) == std::pair(Resolved + 1, uint64_t(0)));
+    // Mispredicted: the zero idiom dispatches Penalty cycles after the jump resolved.
+    CHECK(run(true) == std::pair(Resolved + Penalty + 1, uint64_t(1)));
+    // After code left out, the branch that was mispredicted is not the one the core saw.
+    CHECK(run(true, true) == std::pair(Resolved + 1, uint64_t(0)));
   }
 }
