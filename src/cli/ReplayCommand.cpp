@@ -76,7 +76,7 @@ std::string describeMode(const ReplayResult &R) {
 
 std::string describeModeled(const ReplayResult &R) {
   return fmt::format("{:.2f}% of {} traced instructions (--unmapped {}: {} unmapped "
-                     "replayed, {} skipped{}{})",
+                     "replayed, {} skipped{}{}){}",
                      100 * R.modeledShare(), R.TraceInstructions,
                      unmappedPolicyName(R.Unmapped), R.UnmappedReplayed, R.UnmappedSkipped,
                      R.FoldedIterations ? fmt::format(", {} rep iterations folded",
@@ -84,7 +84,10 @@ std::string describeModeled(const ReplayResult &R) {
                                         : "",
                      R.PartialSegments ? fmt::format(", {} partial segments",
                                                      R.PartialSegments)
-                                       : "");
+                                       : "",
+                     R.Engine == EngineKind::Flow
+                         ? fmt::format(", {} branches mispredicted", R.Mispredicted)
+                         : "");
 }
 
 void printMismatches(const ReplayResult &R, llvm::StringRef Role) {

@@ -179,6 +179,7 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
                             Segments[E.Index].SegmentInBlock == 0 &&
                             !Thread->Predictor.predicts(Thread->Site, E.Index);
     Thread->Site = Whole ? E.Index : RefilledCode::NoSegment;
+    Counts.Mispredicted += Refilled.Mispredicted;
     uint64_t Position = Counts.TraceInstructions;
     Counts.TraceInstructions += E.Count;
     if (Counts.TraceInstructions >= NextProgress) {

@@ -59,6 +59,8 @@ struct RefillCounts {
   /// Events whose segment was entered or left in the middle; when the code is not the
   /// recorded binary's, their instructions are approximated (see refillTrace).
   uint64_t PartialSegments = 0;
+  /// Events after a mispredicted transfer of control (RefilledCode::Mispredicted).
+  uint64_t Mispredicted = 0;
 };
 
 /// Reads \p Trace to its end and hands every mapped event's instructions to \p Sink.

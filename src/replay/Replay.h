@@ -86,6 +86,9 @@ struct ReplayResult {
   /// part of the instruction (RefillCounts::FoldedIterations): not in Instructions.
   uint64_t FoldedIterations = 0;
   uint64_t PartialSegments = 0;
+  /// Branches the threads' predictors get wrong (RefillCounts::Mispredicted): what the
+  /// flow engine charges MispredictPenalty for; MCA does not model them.
+  uint64_t Mispredicted = 0;
   uint32_t Threads = 0;
   bool Exact = true;
   /// Of an exact replay: the chunks the trace was cut into (1: replayed whole), and

@@ -122,7 +122,8 @@ std::optional<Replayed> loadCachedReplay(llvm::StringRef Dir, llvm::StringRef Ke
             read(*J, "unmapped_replayed", C.UnmappedReplayed) &&
             read(*J, "unmapped_skipped", C.UnmappedSkipped) &&
             read(*J, "folded_iterations", C.FoldedIterations) &&
-            read(*J, "partial_segments", C.PartialSegments) && read(*J, "cycles", P.Cycles) &&
+            read(*J, "partial_segments", C.PartialSegments) &&
+            read(*J, "mispredicted_branches", C.Mispredicted) && read(*J, "cycles", P.Cycles) &&
             read(*J, "instructions", P.Instructions) && read(*J, "threads", P.Threads) &&
             read(*J, "function_cycles", P.FunctionCycles) &&
             read(*J, "function_instructions", P.FunctionInstructions) &&
@@ -144,6 +145,7 @@ llvm::Error storeCachedReplay(llvm::StringRef Dir, llvm::StringRef Key, const Re
             {"unmapped_skipped", C.UnmappedSkipped},
             {"folded_iterations", C.FoldedIterations},
             {"partial_segments", C.PartialSegments},
+            {"mispredicted_branches", C.Mispredicted},
             {"cycles", P.Cycles},
             {"instructions", P.Instructions},
             {"threads", P.Threads},

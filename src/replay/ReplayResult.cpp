@@ -30,6 +30,7 @@ ReplayResult makeResult(const ReplayOptions &Opts, const TraceProfile &Profile,
   R.UnmappedSkipped = Run.Counts.UnmappedSkipped;
   R.FoldedIterations = Run.Counts.FoldedIterations;
   R.PartialSegments = Run.Counts.PartialSegments;
+  R.Mispredicted = Run.Counts.Mispredicted;
   R.Mismatches = Code.mismatches();
   R.Cycles = Run.Costs.Cycles;
   R.Instructions = Run.Costs.Instructions;
@@ -107,6 +108,7 @@ Json ReplayResult::toJSON() const {
           {"unmapped_skipped", UnmappedSkipped},
           {"folded_iterations", FoldedIterations},
           {"partial_segments", PartialSegments},
+          {"mispredicted_branches", Mispredicted},
           {"threads", Threads},
           {"mode", Exact ? "exact" : "fast"},
           {"chunks", Chunks > 1 ? Json{{"count", Chunks},

@@ -29,6 +29,10 @@ check "its CFG matches: no function falls back" grep -q '"replayed_with_baseline
 first=$(grep -o '"function": "[^"]*"' <<<"${out#*\"speedup\"}" | head -1)
 check "the largest delta is in the hash kernel" [ "$first" = '"function": "wl_hash_kernel"' ]
 stress_cycles=$(grep -o '"cycles": [0-9]*' <<<"${out#*\"candidate\"}" | head -1)
+# Which branches mispredict is the trace's: the same count for both, the sort's and the
+# hash table's data-dependent branches among them.
+mispredicted=$(grep -o '"mispredicted_branches": [0-9]*' <<<"$out" | sed 's/.*: //' | sort -u)
+check "both mispredict the same branches, some" [ "$(wc -l <<<"$mispredicted")" = 1 -a "$mispredicted" -gt 0 ]
 check "an unsampled replay has no sampling error" [ "$(json_number speedup_error)" = "0.0" ]
 
 # 373 windows of 32 events (one in 8): the hash kernel, where the variant differs, runs 4%
@@ -161,7 +165,7 @@ check "and skipped none" [ "$(json_number unmapped_skipped)" = 0 ]
 check "libc's cycles are a pseudo-function" grep -q '"function": "\[unmapped\] libc.so.6"' <<<"$out"
 run "$MLGO_RA" replay --trace "$work/loops.bbtrace" --code "$loops" --unmapped replay
 check "the text says so" \
-  grep -q "^  modeled    100.00% of [0-9]* traced instructions (--unmapped replay: [0-9]* unmapped replayed, 0 skipped, [0-9]* rep iterations folded)$" <<<"$out"
+  grep -q "^  modeled    100.00% of [0-9]* traced instructions (--unmapped replay: [0-9]* unmapped replayed, 0 skipped, [0-9]* rep iterations folded), [0-9]* branches mispredicted$" <<<"$out"
 run "$MLGO_RA" replay --trace "$work/loops.bbtrace" --baseline "$loops" --candidate "$loops" \
   --unmapped replay --json
 check "the baseline against itself, unmapped code included, is exactly 0" \

@@ -132,7 +132,7 @@ done
 check "unmapped code in chunks: several chunks" \
   [ "$(get "$work/loops--chunk100000-j2.json" 'r["chunks"]["count"]')" -ge 3 ]
 for f in instructions trace_instructions unmapped_replayed unmapped_skipped folded_iterations \
-  partial_segments threads; do
+  partial_segments mispredicted_branches threads; do
   check "its $f as in the whole replay" [ "$(get "$work/loops--chunk0.json" "r['$f']")" = \
     "$(get "$work/loops--chunk100000-j2.json" "r['$f']")" ]
 done
