@@ -154,12 +154,16 @@ struct FlowSimulator::Retirements {
 /// value is a symbol plus an offset: a symbol stands for a value the engine does not
 /// know (a new one each time a frame register is written otherwise), and push, pop,
 /// add, sub, lea and mov move the offset. The same symbol and offset is the same
-/// address.
+/// address. A value also says whether it points into the stack: the frame pointer
+/// register written otherwise (code built without frame pointers uses rbp as any other
+/// register) holds some other address, and a load through it waits for older stores'
+/// addresses as any load the frames do not follow.
 class FlowSimulator::Frames {
 public:
   struct Value {
     uint32_t Symbol = 0;
     int64_t Offset = 0;
+    bool Stack = true;
     bool operator==(const Value &O) const { return Symbol == O.Symbol && Offset == O.Offset; }
   };
   struct Store {
@@ -171,6 +175,9 @@ public:
   };
   struct Access {
     bool Loads = false, Stores = false;
+    /// A load (not a store too) through a frame register that does not point into the
+    /// stack.
+    bool LoadsElsewhere = false;
     Value Load, Store;
     bool StoresPointer = false;
     Value Pointer;
@@ -180,8 +187,8 @@ public:
 
   /// Earlier stores and frame values no longer apply (code between was not seen).
   void forget() {
-    Pointers[StackPointer] = fresh();
-    Pointers[FramePointerReg] = fresh();
+    Pointers[StackPointer] = fresh(true);
+    Pointers[FramePointerReg] = fresh(true); // a frame pointer, as far as is known
   }
 
   /// Where \p I loads and stores, and its changes to the frame registers.
@@ -196,6 +203,7 @@ public:
     } else if (I.Slot != NoPointer && I.MayLoad) {
       A.Loads = true;
       A.Load = at(I.Slot, I.SlotOffset);
+      A.LoadsElsewhere = !A.Load.Stack && !I.MayStore;
     }
     if (I.Stack == StackEffect::Push) {
       Stack.Offset -= I.StackBytes;
@@ -213,14 +221,14 @@ public:
       Stack.Offset += I.StackBytes;
       if (I.PopsFrame != NoPointer) {
         const Store *S = find(A.Load);
-        Pointers[I.PopsFrame] = S && S->HoldsPointer ? S->Pointer : fresh();
+        Pointers[I.PopsFrame] = S && S->HoldsPointer ? S->Pointer : fresh(true);
       }
     }
     if (I.MovesFrameTo != NoPointer)
       Pointers[I.MovesFrameTo] = at(I.MovesFrameFrom, I.MovesFrameBy);
     for (int8_t F : {StackPointer, FramePointerReg})
       if (I.ClobbersFrame >> F & 1)
-        Pointers[F] = fresh();
+        Pointers[F] = fresh(F == StackPointer);
     return A;
   }
 
@@ -236,9 +244,10 @@ private:
   /// Stores remembered: the last ones, by address, as a direct-mapped table.
   static constexpr size_t TableSize = 4096;
 
-  Value fresh() { return {++Symbols, 0}; }
+  Value fresh(bool Stack) { return {++Symbols, 0, Stack}; }
   Value at(int8_t Pointer, int64_t Offset) const {
-    return {Pointers[Pointer].Symbol, Pointers[Pointer].Offset + Offset};
+    const Value &P = Pointers[Pointer];
+    return {P.Symbol, P.Offset + Offset, P.Stack};
   }
   static size_t slot(const Value &V) {
     uint64_t H = (uint64_t(V.Symbol) << 32 ^ uint64_t(V.Offset)) * 0x9E3779B97F4A7C15ull;
@@ -624,8 +633,8 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
     for (unsigned K = 0; K < Op::WriteUnitsOf[W]; ++K)
       UnitValues[O.WriteUnits[Op::firstWriteUnit(W) + K]] = At << 16 | O.WriteResource[W];
   };
-  auto issue = [&](uint64_t Ready) {
-    if (O.LoadsUnfollowed)
+  auto issue = [&](uint64_t Ready, bool LoadsElsewhere = false) {
+    if (O.LoadsUnfollowed | LoadsElsewhere)
       Ready = std::max(Ready, StoreAddressesKnown);
     uint64_t T = O.OneUnit ? bookOne(O.Uses[0], Ready) : book(O.uses(), Ready);
     if (O.MayStore)
@@ -651,7 +660,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
     if (Eliminated)
       ++MovesEliminatedNow;
     else if (O.Executes)
-      T = issue(std::max(D + 1, Operands));
+      T = issue(std::max(D + 1, Operands), Access.LoadsElsewhere);
     if (Access.Stores)
       Memory->stored(Access, T);
     Complete = T + (Eliminated ? 0 : O.Latency);

@@ -14,7 +14,8 @@
 ///    dependency-breaking idioms do not wait) and a unit of each processor resource it
 ///    uses is free for its cycles. Stores issue out of order, each when its own
 ///    operands are ready; a load from an address the engine does not follow (below: not
-///    a stack slot) issues no sooner than the addresses of all older stores are known
+///    a stack slot; rbp counts as a frame pointer only while it points into the stack)
+///    issues no sooner than the addresses of all older stores are known
 ///    (their base and index registers ready), since it may read what one of them
 ///    writes. Because older instructions book resources first, younger ones take the
 ///    cycles left over: oldest-first selection among ready instructions, as MCA's

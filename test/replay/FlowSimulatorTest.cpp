@@ -114,6 +114,12 @@ const char *const Kernels = R"(
   .section .text.byte_copies,"ax",@progbits
   movb %al, %bl
   movb %bl, %al
+  .section .text.rbp_general,"ax",@progbits
+  movq %rdi, %rbp
+  movq 8(%rbp), %rbx
+  .section .text.rbp_frame,"ax",@progbits
+  movq %rsp, %rbp
+  movq 8(%rbp), %rbx
   .section .text.compare_branch,"ax",@progbits
   imulq %rax, %rax
   cmpq %rax, %rbx
@@ -658,6 +664,13 @@ TEST_CASE("flow: stores issue out of order; loads the frames do not follow wait 
     REQUIRE(2 + 1 + Lr + Lu < Addressed + Store.Latency);
     CHECK(C.flow(repeat(kernel("imul_rdx"), M) + kernel("store_via_rdx") +
                  kernel("load_elsewhere") + kernel("use")) == Addressed + Store.Latency + 1);
+    // rbp set to the stack pointer is a frame pointer: a load through it does not wait.
+    // Set to anything else (code without frame pointers), it is a register like rdi.
+    REQUIRE(C.describe(kernel("rbp_general")[1]).WriteLatency.at("RBX") == Ll);
+    CHECK(C.flow(repeat(kernel("imul_rdx"), M) + kernel("store_via_rdx") +
+                 kernel("rbp_frame") + kernel("use")) == Addressed + Store.Latency + 1);
+    CHECK(C.flow(repeat(kernel("imul_rdx"), M) + kernel("store_via_rdx") +
+                 kernel("rbp_general") + kernel("use")) == Addressed + Ll + Lu + 1);
   }
 }
 
