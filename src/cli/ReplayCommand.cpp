@@ -364,8 +364,7 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
             // The stack engine lets the pipeline run further ahead: spans must be
             // longer to converge (docs/fast-replay-status.md).
             if ((Flags->Options.StackEngine || Flags->Options.Engine == EngineKind::Flow) &&
-                !Cmd->count("--warm-up") && !Cmd->count("--settle"))
-            {
+                !Cmd->count("--warm-up") && !Cmd->count("--settle")) {
               Flags->Options.Spans.WarmUp = Flags->Options.Spans.Settle =
                   SpanSettings::StackEngineSpan;
               if (Flags->Options.Engine == EngineKind::Flow)

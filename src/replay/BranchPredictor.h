@@ -10,9 +10,10 @@
 /// last, kept through one miss (the 2-bit counter of a two-way branch); and a table of
 /// the same indexed by the site and the outcomes of the 12 transfers before (gshare,
 /// tagged with the site), which learns loops of a few iterations and branches that
-/// follow others, and is used once it has seen its site with that history. Sites and targets are trace segments:
-/// no addresses are needed, and a variant whose layout inverts a branch's condition
-/// mispredicts it just the same. Returns are predicted (the return stack).
+/// follow others, and is used once it has seen its site with that history. Sites and
+/// targets are trace segments: no addresses are needed, and a variant whose layout
+/// inverts a branch's condition mispredicts it just the same. Returns are predicted
+/// (the return stack).
 #pragma once
 
 #include <cstdint>
