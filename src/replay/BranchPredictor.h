@@ -43,9 +43,12 @@ private:
   };
   static constexpr uint32_t Unseen = ~uint32_t(0);
 
-  /// By site: what followed the first time, and the guess without history.
-  std::vector<uint32_t> FirstNext;
-  std::vector<Guess> BySite;
+  /// By site: what followed it the first time, and the guess without history.
+  struct PerSite {
+    uint32_t FirstNext = Unseen;
+    Guess Base;
+  };
+  std::vector<PerSite> Sites;
   std::vector<Guess> ByHistory;
   uint32_t History = 0;
 };

@@ -417,6 +417,14 @@ FlowSimulator::describedSegment(const RefilledCode &Code) const {
   return llvm::ArrayRef(Ops).slice(Found.First, Found.Count);
 }
 
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool FlowSimulator::waitUntil(uint64_t Cycle) {
+  if (Cycle <= DispatchCycle)
+    return false;
+  DispatchCycle = Cycle;
+  SlotsUsed = MovesEliminatedNow = 0;
+  return true;
+}
+
 llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   // Events in between were not handed over (unmapped code left out): the frame
   // registers may have moved meanwhile.
@@ -424,7 +432,9 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
     Memory->forget();
   if (Code.Mispredicted && Code.Event == LastEvent + 1 && BranchResolved) {
     ++Mispredictions;
-    redirect(BranchResolved + MispredictPenalty);
+    // Dispatch resumes with the right instructions, in a cycle of their own.
+    if (waitUntil(BranchResolved + MispredictPenalty))
+      GroupEnded = false;
   }
   BranchResolved = 0;
   LastEvent = Code.Event;
@@ -452,21 +462,7 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   return llvm::Error::success();
 }
 
-void FlowSimulator::redirect(uint64_t Cycle) {
-  if (Cycle > DispatchCycle) {
-    DispatchCycle = Cycle;
-    SlotsUsed = MovesEliminatedNow = 0;
-    GroupEnded = false;
-  }
-}
-
 LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::dispatch(const Op &I) {
-  auto waitUntil = [&](uint64_t Cycle) {
-    if (Cycle > DispatchCycle) {
-      DispatchCycle = Cycle;
-      SlotsUsed = MovesEliminatedNow = 0;
-    }
-  };
   // The next cycle, without a branch: when a cycle fills up follows no pattern.
   bool NextCycle = GroupEnded | (I.BeginGroup & (SlotsUsed != 0)) |
                    (SlotsUsed + I.FirstSlots > DispatchWidth);

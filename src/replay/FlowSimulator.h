@@ -93,8 +93,9 @@ private:
   uint64_t advancedOperands(const FlowInstruction &I) const;
   /// Times \p O; returns when it completes.
   uint64_t time(const Op &O);
-  /// After a mispredicted transfer, dispatch resumes in \p Cycle.
-  void redirect(uint64_t Cycle);
+  /// Dispatch waits until \p Cycle, a new cycle, if later than the dispatch cycle;
+  /// returns whether it was.
+  bool waitUntil(uint64_t Cycle);
   void retire(const Op &O, uint64_t Complete);
 
   const FlowModel &Model;
