@@ -39,15 +39,21 @@ int record(TraceFlags &F) {
   if (F.Json)
     llvm::outs() << dumpJson(Result->toJSON()) << "\n";
   else
-    llvm::errs() << fmt::format("trace record: {} instructions in {} events written to {} "
-                                "({:.1f} KB{}, {:.2f} s); the program exited with {}\n",
-                                Result->Instructions, Result->Events, F.Record.Output,
-                                Result->Bytes / 1e3,
-                                Result->UnmappedCodeKept
-                                    ? fmt::format(", {} chunks of unmapped code",
-                                                  Result->CodeChunks)
-                                    : "",
-                                Result->Seconds, Result->ProgramExitCode);
+    llvm::errs() << fmt::format(
+        "trace record: {} instructions in {} events written to {} ({:.1f} KB{}{}, {:.2f} "
+        "s); the program exited with {}\n",
+        Result->Instructions, Result->Events, F.Record.Output, Result->Bytes / 1e3,
+        Result->UnmappedCodeKept
+            ? fmt::format(", {} chunks of unmapped code", Result->CodeChunks)
+            : "",
+        Result->LoadDependencesKept
+            ? fmt::format(", {} data loads of which {:.1f}% of executions depend on a "
+                          "recent store",
+                          Result->DataLoads,
+                          100.0 * Result->DependentExecutions /
+                              std::max<uint64_t>(1, Result->DataLoadExecutions))
+            : "",
+        Result->Seconds, Result->ProgramExitCode);
   return Result->ProgramExitCode;
 }
 
@@ -131,6 +137,10 @@ CommandHandle addTraceCommand(CLI::App &Parent) {
                    "Keep the bytes of code that ran outside the binary's blocks (shared "
                    "libraries, startup code), for replay --unmapped replay; makes the trace "
                    "larger");
+  Record->add_flag("!--no-load-dependences", Flags->Record.RecordLoadDependences,
+                   "Do not record which data loads read what a recent store wrote (the "
+                   "trace is then version 1 or 2; the flow engine makes every data load "
+                   "wait for older stores' addresses). Recording them slows tracing");
   Record->add_flag("--json", Flags->Json, "Print a machine-readable summary on stdout");
   Record->add_option("command", Flags->Record.Command, "-- PROGRAM ARGS...")->required();
   CLI::App *Import = Cmd->add_subcommand(

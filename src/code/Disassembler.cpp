@@ -2,6 +2,7 @@
 /// Setting up LLVM's MC layer for one target; decoding and printing single
 /// instructions.
 #include "Disassembler.h"
+#include "DataLoad.h"
 #include "support/Error.h"
 
 #include "llvm/MC/MCAsmInfo.h"
@@ -112,6 +113,10 @@ StackSlotAccess Disassembler::stackSlotAccess(const llvm::MCInst &Inst) const {
     break;
   }
   return Access;
+}
+
+bool Disassembler::isDataLoad(const llvm::MCInst &Inst) const {
+  return FrameRegisters[0] && mlgo::isDataLoad(Inst, *MII, FrameRegisters[0]);
 }
 
 } // namespace mlgo

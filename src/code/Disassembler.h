@@ -51,6 +51,8 @@ public:
   /// Whether \p Inst stores to or loads from a stack slot; on other targets than
   /// x86-64, never.
   StackSlotAccess stackSlotAccess(const llvm::MCInst &Inst) const;
+  /// Whether \p Inst is a data load (DataLoad.h); on other targets than x86-64, never.
+  bool isDataLoad(const llvm::MCInst &Inst) const;
 
   const llvm::MCInstrInfo &instrInfo() const { return *MII; }
   const llvm::MCRegisterInfo &registerInfo() const { return *MRI; }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "EngineKind.h"
+#include "LoadWaits.h"
 #include "Refill.h"
 
 #include "llvm/Support/Error.h"
@@ -97,9 +98,11 @@ private:
 class Engine {
 public:
   /// With \p StackEngine, x86's push, pop, call and ret do not wait for one another's
-  /// stack pointer (the flow engine always models it).
+  /// stack pointer (the flow engine always models it). The flow engine's data loads
+  /// wait for older stores as \p Waits says (all of them without).
   static llvm::Expected<std::unique_ptr<Engine>>
-  create(EngineKind Kind, llvm::StringRef Triple, llvm::StringRef CPU, bool StackEngine);
+  create(EngineKind Kind, llvm::StringRef Triple, llvm::StringRef CPU, bool StackEngine,
+         LoadWaits Waits = {});
   virtual ~Engine();
 
   EngineKind kind() const { return Kind; }

@@ -2,6 +2,7 @@
 /// The flow engine's tables, from the scheduling model, and its instruction
 /// descriptions, from mca::InstrBuilder.
 #include "FlowModel.h"
+#include "code/DataLoad.h"
 #include "support/Error.h"
 
 #include "llvm/ADT/Hashing.h"
@@ -373,6 +374,7 @@ void FlowModel::followFrame(const llvm::MCInst &Inst, FlowInstruction &D,
       if (!Explained && MRI.regsOverlap(W.Register, FrameRegisters[F]))
         D.ClobbersFrame |= 1 << F;
     }
+  D.DataLoad = isDataLoad(Inst, MCII, FrameRegisters[StackPointer]);
   D.TouchesFrame = D.Stack != StackEffect::None ||
                    (D.Slot != NoPointer && (D.MayLoad || D.MayStore)) ||
                    D.MovesFrameTo != NoPointer || D.ClobbersFrame;

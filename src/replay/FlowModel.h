@@ -114,6 +114,8 @@ struct FlowInstruction {
   llvm::SmallVector<uint16_t, 6> AddressUnits;
   /// Whether any of the above applies: the frames need following.
   bool TouchesFrame = false;
+  /// A data load (code/DataLoad.h): the trace's load dependences name it by its order.
+  bool DataLoad = false;
 };
 
 /// The same opcode and operands.

@@ -291,6 +291,9 @@ struct FlowSimulator::Op {
   /// A load (not a store too) from an address the frames do not follow: it waits for
   /// older stores' addresses.
   bool LoadsUnfollowed;
+  /// A data load whose waiting the trace's load dependences decide (LoadsUnfollowed),
+  /// wherever its address points.
+  bool DependenceKnown = false;
   bool Irregular;
   /// Read units beyond MaxReads, or reads with advances: read from Full.
   bool MoreReads;
@@ -362,8 +365,9 @@ namespace {
 constexpr uint64_t MaxSearch = 4096, MaxBooking = 1024;
 } // namespace
 
-FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions)
-    : CoreSimulator(NumFunctions), Model(Model), DispatchWidth(Model.dispatchWidth()),
+FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions,
+                             const LoadWaits *Waits)
+    : CoreSimulator(NumFunctions), Model(Model), Waits(Waits), DispatchWidth(Model.dispatchWidth()),
       ReorderBufferSize(Model.reorderBuffer()),
       RetireLimit(Model.retireWidth() ? Model.retireWidth() : ~0u),
       MispredictPenalty(Model.mispredictPenalty()),
@@ -394,6 +398,9 @@ FlowSimulator::describe(const RefilledCode &Code) {
                           Code.Addresses[K], llvm::toString(D.takeError()));
       Ops.emplace_back(**D, Model, static_cast<uint8_t>(Model.buffers().size()));
     }
+    if (Waits && Code.Segment != RefilledCode::NoSegment)
+      applyLoadWaits(llvm::MutableArrayRef(Ops).slice(Found.First, Found.Count),
+                     Waits->of(Code.Segment));
   }
   assert(llvm::all_of(llvm::seq<size_t>(0, Code.Instructions.size()), [&](size_t K) {
     return sameInstruction(Ops[Found.First + K].Full->Instruction, Code.Instructions[K]);
@@ -404,6 +411,21 @@ FlowSimulator::describe(const RefilledCode &Code) {
     DescribedBySegment[Code.Segment] = {Found, Code.Instructions.data()};
   }
   return llvm::ArrayRef(Ops).slice(Found.First, Code.Instructions.size());
+}
+
+void FlowSimulator::applyLoadWaits(llvm::MutableArrayRef<Op> Segment,
+                                   llvm::ArrayRef<uint8_t> Waits) {
+  // The data loads match the traced binary's only if there are as many: register
+  // allocation does not add or remove them, other changes (a frame pointer's reloads,
+  // rematerialized loads) may.
+  auto DataLoads = llvm::make_filter_range(Segment, [](const Op &O) { return O.Full->DataLoad; });
+  if (Waits.empty() || size_t(std::distance(DataLoads.begin(), DataLoads.end())) != Waits.size())
+    return;
+  size_t K = 0;
+  for (Op &O : DataLoads) {
+    O.LoadsUnfollowed = Waits[K++];
+    O.DependenceKnown = true;
+  }
 }
 
 LLVM_ATTRIBUTE_ALWAYS_INLINE llvm::ArrayRef<FlowSimulator::Op>
@@ -630,7 +652,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
       UnitValues[O.WriteUnits[Op::firstWriteUnit(W) + K]] = At << 16 | O.WriteResource[W];
   };
   auto issue = [&](uint64_t Ready, bool LoadsElsewhere = false) {
-    if (O.LoadsUnfollowed | LoadsElsewhere)
+    if (O.LoadsUnfollowed | (LoadsElsewhere & !O.DependenceKnown))
       Ready = std::max(Ready, StoreAddressesKnown);
     uint64_t T = O.OneUnit ? bookOne(O.Uses[0], Ready) : book(O.uses(), Ready);
     if (O.MayStore)
@@ -713,12 +735,13 @@ llvm::Error FlowSimulator::finish() {
 }
 
 llvm::Expected<std::unique_ptr<Engine>>
-FlowEngine::create(std::unique_ptr<McaTarget> Target) {
+FlowEngine::create(std::unique_ptr<McaTarget> Target, LoadWaits Waits) {
   auto Model = FlowModel::create(*Target);
   if (!Model)
     return Model.takeError();
   std::unique_ptr<FlowEngine> E(new FlowEngine(std::move(Target)));
   E->Model = std::move(*Model);
+  E->Waits = std::move(Waits);
   return E;
 }
 

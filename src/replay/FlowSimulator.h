@@ -55,7 +55,9 @@ namespace mlgo {
 
 class FlowSimulator : public CoreSimulator {
 public:
-  FlowSimulator(const FlowModel &Model, uint32_t NumFunctions);
+  /// \p Waits (may be null) outlives the core.
+  FlowSimulator(const FlowModel &Model, uint32_t NumFunctions,
+                const LoadWaits *Waits = nullptr);
   ~FlowSimulator() override;
 
   llvm::Error add(const RefilledCode &Code) override;
@@ -79,6 +81,8 @@ private:
 
   /// The descriptions of \p Code's instructions.
   llvm::Expected<llvm::ArrayRef<Op>> describe(const RefilledCode &Code);
+  /// Sets, per data load of a segment's \p Ops, whether it waits for older stores.
+  static void applyLoadWaits(llvm::MutableArrayRef<Op> Ops, llvm::ArrayRef<uint8_t> Waits);
   /// The same for code described before, found by its segment (most events); else
   /// empty.
   llvm::ArrayRef<Op> describedSegment(const RefilledCode &Code) const;
@@ -99,6 +103,7 @@ private:
   void retire(const Op &O, uint64_t Complete);
 
   const FlowModel &Model;
+  const LoadWaits *Waits;
   /// Model's widths and sizes that each instruction reads, at hand.
   const unsigned DispatchWidth, ReorderBufferSize, RetireLimit; ///< retire: unbounded ~0
   const unsigned MispredictPenalty;
@@ -157,14 +162,16 @@ private:
 /// Cores timed by the flow engine; they share one FlowModel.
 class FlowEngine : public Engine {
 public:
-  static llvm::Expected<std::unique_ptr<Engine>> create(std::unique_ptr<McaTarget> Target);
+  static llvm::Expected<std::unique_ptr<Engine>> create(std::unique_ptr<McaTarget> Target,
+                                                        LoadWaits Waits = {});
   std::unique_ptr<CoreSimulator> startCore(uint32_t NumFunctions) override {
-    return std::make_unique<FlowSimulator>(*Model, NumFunctions);
+    return std::make_unique<FlowSimulator>(*Model, NumFunctions, &Waits);
   }
 
 private:
   FlowEngine(std::unique_ptr<McaTarget> Target) : Engine(EngineKind::Flow, std::move(Target)) {}
   std::unique_ptr<FlowModel> Model;
+  LoadWaits Waits;
 };
 
 } // namespace mlgo

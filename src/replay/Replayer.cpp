@@ -48,7 +48,8 @@ using ModelMaker =
 llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfile &Profile,
                                     const VariantCode &Code, const VariantCode *Reference,
                                     const ModelMaker &Make, Progress &Bar) {
-  auto Cores = Engine::create(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine);
+  auto Cores = Engine::create(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine,
+                              LoadWaits(Profile.Loads, Profile.Segments.size()));
   if (!Cores)
     return Cores.takeError();
   auto Reader = SegmentTraceReader::open(Profile.Path);
@@ -77,7 +78,8 @@ llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfil
 llvm::Expected<Replayed> replayChunked(const ReplayOptions &Opts, const TraceProfile &Profile,
                                        const VariantCode &Code, bool RecordEvents,
                                        Progress &Bar) {
-  auto Cores = Engine::create(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine);
+  auto Cores = Engine::create(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine,
+                              LoadWaits(Profile.Loads, Profile.Segments.size()));
   if (!Cores)
     return Cores.takeError();
   UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);

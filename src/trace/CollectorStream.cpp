@@ -27,6 +27,7 @@ enum Tag : uint64_t {
   TagModule = 1,
   TagSuperblock = 2,
   TagThread = 3,
+  TagLoad = 4,
   FirstRunTag = 16,
 };
 
@@ -47,6 +48,9 @@ Error CollectorStreamListener::onSuperblock(const CollectorSuperblock &, uint32_
   return Error::success();
 }
 void CollectorStreamListener::onThreadSwitch(uint32_t) {}
+llvm::Error CollectorStreamListener::onLoadSite(const CollectorLoadSite &) {
+  return llvm::Error::success();
+}
 Error CollectorStreamListener::onRuns(const CollectorStreamReader &Reader,
                                       uint32_t ThreadId, ArrayRef<RepeatedRun> Runs) {
   for (const RepeatedRun &R : Runs) {
@@ -139,10 +143,10 @@ Error CollectorStreamReader::readHeader() {
     return createStringError(errc::invalid_argument,
                              "%s: not a collector stream (bad magic)", Name.c_str());
   uint32_t V = readLE32(H + 8);
-  if (V != Version)
+  if (V != 1 && V != Version)
     return createStringError(errc::invalid_argument,
                              "%s: collector stream version %u, this reader reads "
-                             "version %u",
+                             "versions 1 to %u",
                              Name.c_str(), V, Version);
   Pid = readLE32(H + 12);
   Pos += HeaderSize;
@@ -310,6 +314,21 @@ CollectorStreamReader::parseRecords(CollectorStreamListener &L) {
       }
       Superblocks.push_back(std::move(S));
       if (Error E = L.onSuperblock(Superblocks.back(), Index))
+        return E;
+      continue;
+    }
+    case TagLoad: {
+      CollectorLoadSite Site;
+      Site.Address = C.varint();
+      Site.Executions = C.varint();
+      Site.Dependent = C.varint();
+      if (C.Short)
+        break;
+      if (Site.Dependent > Site.Executions)
+        return error(Offset(RecordStart), "load site with " + Twine(Site.Dependent) +
+                                              " dependent loads of " +
+                                              Twine(Site.Executions));
+      if (Error E = L.onLoadSite(Site))
         return E;
       continue;
     }

@@ -47,6 +47,14 @@ struct CollectorRun {
   uint32_t ExitId = 0;
 };
 
+/// A load instruction's loads (--mlgotrace-loads=yes): how many executed, and how many
+/// read memory that one of the last 64 stores wrote (a store that may still be in
+/// flight when the load wants to go).
+struct CollectorLoadSite {
+  uint64_t Address = 0; ///< the instruction's run-time address
+  uint64_t Executions = 0, Dependent = 0;
+};
+
 /// A run in a batch (CollectorStreamListener::onRuns), and how many times in a row the
 /// thread ran it (a loop that is one superblock, a `rep` instruction).
 struct RepeatedRun {
@@ -64,6 +72,8 @@ public:
   virtual llvm::Error onModule(const CollectorModule &M);
   virtual llvm::Error onSuperblock(const CollectorSuperblock &S, uint32_t Index);
   virtual void onThreadSwitch(uint32_t ThreadId);
+  /// Version 2: after the last run, before the end record, once per load instruction.
+  virtual llvm::Error onLoadSite(const CollectorLoadSite &Site);
   virtual llvm::Error onRun(const CollectorRun &R) = 0;
   /// Consecutive runs of \p ThreadId, in order: the reader hands over runs in batches
   /// (nothing else happens between them). The default calls onRun() for each run,
@@ -76,7 +86,8 @@ public:
 /// in chunks of at most 1 MiB, so a trace need never be stored whole.
 class CollectorStreamReader {
 public:
-  static constexpr uint32_t Version = 1;
+  /// The newest version read; version 1 has no load sites.
+  static constexpr uint32_t Version = 2;
 
   /// Opens \p Path for reading; for a FIFO this blocks until the writer opens it.
   static llvm::Expected<std::unique_ptr<CollectorStreamReader>>

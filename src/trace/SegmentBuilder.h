@@ -33,6 +33,8 @@ public:
 
   /// The collector's id of the traced binary, 0 until its module record was seen.
   uint32_t binaryModule() const { return BinaryModule; }
+  /// Its run-time address minus its link-time address.
+  int64_t loadBias() const { return Bias; }
 
 private:
   /// Consecutive instructions of a run that lie in one place.

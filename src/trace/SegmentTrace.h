@@ -27,6 +27,12 @@
 ///     8 unmapped code  chunk id, instructions (1..n, run from the chunk's start)
 /// The writer writes version 2 only when asked to keep unmapped code, so every other
 /// trace stays byte for byte what version 1 wrote; readers read both.
+///
+/// Version 3 adds load dependences (trace record records them): the header has a
+/// flags varint after the binary path (bit 0: unmapped code is kept, as in version 2),
+/// and after the zstd frame comes a section, then its size (u64, little-endian) and
+/// "MLGOLDEP": a count of segments, per segment its index (increasing), its count of
+/// data loads n and n times (executions, dependent executions), as varints.
 #pragma once
 
 #include "CodeChunk.h"
@@ -59,19 +65,38 @@ struct SegmentTraceHeader {
   std::vector<TracedFunction> Functions;
 };
 
+/// A data load's executions in a trace (code/DataLoad.h), and how many of them read
+/// memory that one of the last 64 stores wrote: a load a core would make wait for the
+/// stores before it, where the others go ahead of stores whose addresses are not known.
+struct LoadCounts {
+  uint64_t Executions = 0, Dependent = 0;
+  bool operator==(const LoadCounts &O) const {
+    return Executions == O.Executions && Dependent == O.Dependent;
+  }
+};
+/// A segment's data loads in order, in the binary the trace was recorded on.
+struct SegmentLoads {
+  uint32_t Segment;
+  std::vector<LoadCounts> Loads;
+};
+/// The segments with data loads that ran, by increasing index.
+using LoadDependences = std::vector<SegmentLoads>;
+
 /// The header describing \p Image.
 SegmentTraceHeader describeImage(const CodeImage &Image);
 
 /// Writes a .bbtrace through a temporary file; the file appears only on finish().
 class SegmentTraceWriter : public SegmentSink {
 public:
-  /// The version without, and the version with, kept unmapped code.
-  static constexpr uint32_t Version = 1, VersionWithCode = 2;
+  /// The version without, and the version with, kept unmapped code; the version with
+  /// load dependences.
+  static constexpr uint32_t Version = 1, VersionWithCode = 2, VersionWithLoads = 3;
 
-  /// \p KeepsUnmappedCode: a version 2 trace, which takes code chunks.
+  /// \p KeepsUnmappedCode: a trace that takes code chunks. \p KeepsLoadDependences: a
+  /// version 3 trace, whose load dependences are set before finish().
   static llvm::Expected<std::unique_ptr<SegmentTraceWriter>>
   create(llvm::StringRef Path, const SegmentTraceHeader &Header,
-         bool KeepsUnmappedCode = false);
+         bool KeepsUnmappedCode = false, bool KeepsLoadDependences = false);
   ~SegmentTraceWriter() override;
 
   /// Names a collector module for later unmapped events (written once per id).
@@ -79,7 +104,10 @@ public:
   llvm::Error onEvent(uint32_t ThreadId, const SegmentEvent &E) override;
   llvm::Error onEvents(uint32_t ThreadId, llvm::ArrayRef<SegmentEvent> Events) override;
   llvm::Error onCodeChunk(const CodeChunk &C) override;
-  /// Writes the end record, closes the stream and renames the file into place.
+  /// The load dependences a version 3 trace ends with.
+  void setLoadDependences(LoadDependences Loads) { this->Loads = std::move(Loads); }
+  /// Writes the end record (and the load dependences), closes the file and renames it
+  /// into place.
   llvm::Error finish();
 
   uint64_t instructions() const { return Instructions; }
@@ -104,7 +132,8 @@ private:
   bool HaveThread = false;
   uint64_t Instructions = 0, Events = 0;
   std::vector<bool> DefinedModules;
-  bool KeepsUnmappedCode = false;
+  bool KeepsUnmappedCode = false, KeepsLoadDependences = false;
+  LoadDependences Loads;
   uint32_t NumChunks = 0;
 };
 
@@ -124,8 +153,13 @@ public:
   const std::vector<std::string> &modules() const { return Modules; }
   /// The path of module \p Id, or "module N", or "(no module)" for 0.
   std::string moduleName(uint32_t Id) const;
-  /// Whether unmapped code is kept as code chunks (version 2).
-  bool keepsUnmappedCode() const { return Version >= SegmentTraceWriter::VersionWithCode; }
+  /// Whether unmapped code is kept as code chunks (version 2, or 3 that says so).
+  bool keepsUnmappedCode() const {
+    return Version == SegmentTraceWriter::VersionWithCode || (Flags & BbtraceFormat::FlagCode);
+  }
+  /// The trace's load dependences (version 3), or none.
+  const LoadDependences &loadDependences() const { return Loads; }
+  bool hasLoadDependences() const { return Version >= SegmentTraceWriter::VersionWithLoads; }
   /// The code chunks defined so far: each before the first event that runs it.
   const std::vector<CodeChunk> &chunks() const { return Chunks; }
 
@@ -204,7 +238,14 @@ private:
   std::vector<SegmentName> Segments;
   std::vector<std::string> Modules;
   std::vector<CodeChunk> Chunks;
+  /// Reads the section after the zstd frame of a version 3 trace of \p FileSize bytes;
+  /// the frame is then the file's bytes up to it.
+  llvm::Error readLoadDependences(uint64_t FileSize);
   uint32_t Version = 0;
+  uint64_t Flags = 0;
+  LoadDependences Loads;
+  /// The compressed bytes not yet read (the frame's, before a version 3 section).
+  uint64_t FrameBytesLeft = 0;
   /// What may still be kept in memory from the stream: MaxExpansion times the file.
   uint64_t KeepBudget = 0;
   /// The threads seen so far, and how many the file may name.

@@ -33,6 +33,12 @@ struct BbtraceFormat {
   /// more than 2^24 was not written by it.
   static constexpr int MaxWindowLog = 24;
 
+  /// Version 3: the header's flags, and the section after the frame.
+  static constexpr uint64_t FlagCode = 1;
+  static constexpr char LoadsMagic[8] = {'M', 'L', 'G', 'O', 'L', 'D', 'E', 'P'};
+  /// A segment has at most this many data loads (its code is at most this many bytes).
+  static constexpr uint64_t MaxSegmentLoads = 1 << 20;
+
   enum Tag : uint64_t {
     TagEnd = 0,
     TagThread = 1,

@@ -4,6 +4,7 @@
 /// virtual call off the per-run path.)
 #pragma once
 
+#include "LoadSites.h"
 #include "SegmentBuilder.h"
 #include "SegmentTrace.h"
 
@@ -13,7 +14,15 @@ class SegmentTraceListener final : public SegmentBuilder {
 public:
   SegmentTraceListener(const CodeImage &Image, SegmentTraceWriter &Writer,
                        bool KeepUnmappedCode = false)
-      : SegmentBuilder(Image, Writer, KeepUnmappedCode), Writer(Writer) {}
+      : SegmentBuilder(Image, Writer, KeepUnmappedCode), Writer(Writer), Sites(Image) {}
+  /// Keeps the load sites of the traced binary for loadSites().
+  llvm::Error onLoadSite(const CollectorLoadSite &Site) override {
+    if (binaryModule())
+      Sites.add(Site.Address - loadBias(), {Site.Executions, Site.Dependent});
+    return llvm::Error::success();
+  }
+  const LoadSites &loadSites() const { return Sites; }
+
   llvm::Error onModule(const CollectorModule &M) override {
     if (llvm::Error E = Writer.defineModule(M.Id, M.Path))
       return E;
@@ -22,6 +31,7 @@ public:
 
 private:
   SegmentTraceWriter &Writer;
+  LoadSites Sites;
 };
 
 } // namespace mlgo

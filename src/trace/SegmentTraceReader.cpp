@@ -51,7 +51,9 @@ llvm::Error SegmentTraceReader::need(size_t N) {
     if (I->InBuf.pos == I->InBuf.size) {
       if (I->FileEnded)
         return llvm::Error::success();
-      size_t Got = std::fread(I->In.data(), 1, I->In.size(), I->File);
+      size_t Got = std::fread(I->In.data(), 1, std::min<uint64_t>(I->In.size(), FrameBytesLeft),
+                              I->File);
+      FrameBytesLeft -= Got;
       if (Got == 0) {
         I->FileEnded = true;
         continue;
@@ -87,11 +89,15 @@ SegmentTraceReader::open(llvm::StringRef Path) {
       std::memcmp(Start, F::Magic, sizeof(F::Magic)) != 0)
     return inputError(Path, "not a .bbtrace file");
   R->Version = llvm::support::endian::read32le(Start + 8);
-  if (R->Version != SegmentTraceWriter::Version &&
-      R->Version != SegmentTraceWriter::VersionWithCode)
-    return inputError(Path, ".bbtrace version {}, this mlgo-ra reads versions {} and {}",
+  if (R->Version < SegmentTraceWriter::Version ||
+      R->Version > SegmentTraceWriter::VersionWithLoads)
+    return inputError(Path, ".bbtrace version {}, this mlgo-ra reads versions {} to {}",
                       R->Version, SegmentTraceWriter::Version,
-                      SegmentTraceWriter::VersionWithCode);
+                      SegmentTraceWriter::VersionWithLoads);
+  R->FrameBytesLeft = *FileSize - sizeof(Start);
+  if (R->hasLoadDependences())
+    if (llvm::Error E = R->readLoadDependences(*FileSize))
+      return E;
 
   if (llvm::Error E = R->need(10))
     return E;
@@ -110,6 +116,8 @@ SegmentTraceReader::open(llvm::StringRef Path) {
   SegmentTraceHeader &H = R->Header;
   H.Identity = C.string(C.varint());
   H.BinaryPath = C.string(C.varint());
+  if (R->hasLoadDependences())
+    R->Flags = C.varint();
   // Each count is checked against the bytes left (each item takes one at least) before
   // anything is stored, and everything stored is charged to the header's bytes above.
   auto Fits = [&C](uint64_t Count) { return Count <= uint64_t(C.E - C.P); };
@@ -137,8 +145,51 @@ SegmentTraceReader::open(llvm::StringRef Path) {
   }
   if (C.Short || C.P != C.E)
     return R->corrupt("malformed .bbtrace header");
+  if (!R->Loads.empty() && R->Loads.back().Segment >= R->Segments.size())
+    return R->corrupt("load dependences of a segment the header does not define");
   R->Pos = HeaderStart + HeaderSize;
   return R;
+}
+
+llvm::Error SegmentTraceReader::readLoadDependences(uint64_t FileSize) {
+  constexpr uint64_t Start = 12, Trailer = 16;
+  char End[Trailer];
+  if (FileSize < Start + Trailer || std::fseek(I->File, -int64_t(Trailer), SEEK_END) != 0 ||
+      std::fread(End, 1, Trailer, I->File) != Trailer ||
+      std::memcmp(End + 8, F::LoadsMagic, sizeof(F::LoadsMagic)) != 0)
+    return corrupt("truncated: no load dependences at the end of a version 3 trace");
+  uint64_t Size = llvm::support::endian::read64le(End);
+  if (Size > FileSize - Start - Trailer)
+    return corrupt("malformed load dependences");
+  std::vector<uint8_t> Section(Size);
+  if (std::fseek(I->File, -int64_t(Trailer + Size), SEEK_END) != 0 ||
+      std::fread(Section.data(), 1, Size, I->File) != Size ||
+      std::fseek(I->File, Start, SEEK_SET) != 0)
+    return corrupt(fmt::format("cannot read the load dependences: {}", std::strerror(errno)));
+  FrameBytesLeft = FileSize - Start - Trailer - Size;
+  // Each load takes two bytes of the section at least: memory stays within its size.
+  ByteCursor C{Section.data(), Section.data() + Section.size()};
+  uint64_t Count = C.varint();
+  if (Count > Size)
+    return corrupt("malformed load dependences");
+  for (uint64_t K = 0; K < Count && !C.Short; ++K) {
+    SegmentLoads S{static_cast<uint32_t>(C.varint()), {}};
+    uint64_t NumLoads = C.varint();
+    if (NumLoads > uint64_t(C.E - C.P) || NumLoads > F::MaxSegmentLoads ||
+        (!Loads.empty() && S.Segment <= Loads.back().Segment))
+      return corrupt("malformed load dependences");
+    S.Loads.resize(NumLoads);
+    for (LoadCounts &L : S.Loads) {
+      L.Executions = C.varint();
+      L.Dependent = C.varint();
+      if (L.Dependent > L.Executions)
+        return corrupt("malformed load dependences");
+    }
+    Loads.push_back(std::move(S));
+  }
+  if (C.Short || C.P != C.E)
+    return corrupt("malformed load dependences");
+  return llvm::Error::success();
 }
 
 llvm::Error SegmentTraceReader::keep(uint64_t Bytes, llvm::StringRef What) {

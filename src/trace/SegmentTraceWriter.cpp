@@ -12,6 +12,7 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <optional>
 #include <zstd.h>
 
 namespace mlgo {
@@ -27,10 +28,13 @@ void appendString(std::string &Out, llvm::StringRef S) {
   Out.append(S.begin(), S.end());
 }
 
-std::string encodeHeader(const SegmentTraceHeader &H) {
+/// \p Flags: version 3's, or none before it.
+std::string encodeHeader(const SegmentTraceHeader &H, std::optional<uint64_t> Flags) {
   std::string Body;
   appendString(Body, H.Identity);
   appendString(Body, H.BinaryPath);
+  if (Flags)
+    appendVarint(Body, *Flags);
   appendVarint(Body, H.Functions.size());
   for (const TracedFunction &F : H.Functions) {
     appendString(Body, F.Key);
@@ -45,6 +49,24 @@ std::string encodeHeader(const SegmentTraceHeader &H) {
   std::string Out;
   appendVarint(Out, Body.size());
   return Out + Body;
+}
+
+std::string encodeLoadDependences(const LoadDependences &Loads) {
+  std::string Out;
+  appendVarint(Out, Loads.size());
+  for (const SegmentLoads &S : Loads) {
+    appendVarint(Out, S.Segment);
+    appendVarint(Out, S.Loads.size());
+    for (const LoadCounts &L : S.Loads) {
+      appendVarint(Out, L.Executions);
+      appendVarint(Out, L.Dependent);
+    }
+  }
+  uint64_t Size = llvm::support::endian::byte_swap(uint64_t(Out.size()),
+                                                   llvm::endianness::little);
+  Out.append(reinterpret_cast<const char *>(&Size), 8);
+  Out.append(F::LoadsMagic, sizeof(F::LoadsMagic));
+  return Out;
 }
 
 } // namespace
@@ -76,10 +98,11 @@ struct SegmentTraceWriter::Impl {
 
 llvm::Expected<std::unique_ptr<SegmentTraceWriter>>
 SegmentTraceWriter::create(llvm::StringRef Path, const SegmentTraceHeader &Header,
-                           bool KeepsUnmappedCode) {
+                           bool KeepsUnmappedCode, bool KeepsLoadDependences) {
   std::unique_ptr<SegmentTraceWriter> W(new SegmentTraceWriter());
   W->I = std::make_unique<Impl>();
   W->KeepsUnmappedCode = KeepsUnmappedCode;
+  W->KeepsLoadDependences = KeepsLoadDependences;
   W->Path = Path.str();
   W->TempPath = (Path + ".tmp-" + llvm::Twine(llvm::sys::Process::getProcessId())).str();
   std::error_code EC;
@@ -89,12 +112,17 @@ SegmentTraceWriter::create(llvm::StringRef Path, const SegmentTraceHeader &Heade
   llvm::sys::RemoveFileOnSignal(W->TempPath);
   W->I->File->write(F::Magic, sizeof(F::Magic));
   uint32_t Version = llvm::support::endian::byte_swap(
-      KeepsUnmappedCode ? VersionWithCode : SegmentTraceWriter::Version,
+      KeepsLoadDependences ? VersionWithLoads
+      : KeepsUnmappedCode  ? VersionWithCode
+                           : SegmentTraceWriter::Version,
       llvm::endianness::little);
   W->I->File->write(reinterpret_cast<const char *>(&Version), 4);
   ZSTD_CCtx_setParameter(W->I->Ctx, ZSTD_c_compressionLevel, 3);
   W->Pending.resize(F::FlushSize + 2 * F::MaxEventBytes);
-  W->append(encodeHeader(Header));
+  std::optional<uint64_t> Flags;
+  if (KeepsLoadDependences)
+    Flags = KeepsUnmappedCode ? F::FlagCode : 0;
+  W->append(encodeHeader(Header, Flags));
   return W;
 }
 
@@ -229,6 +257,8 @@ llvm::Error SegmentTraceWriter::finish() {
   pushVarint(Events);
   if (llvm::Error E = flush(/*End=*/true))
     return E;
+  if (KeepsLoadDependences)
+    *I->File << encodeLoadDependences(Loads);
   I->File->close();
   if (I->File->has_error())
     return stageError("{}: cannot write: {}", TempPath, I->File->error().message());

@@ -29,6 +29,9 @@ struct TraceRecordOptions {
   /// Keep the bytes of code that ran outside mapped code (libraries, startup code) for
   /// replay --unmapped replay: a version 2 .bbtrace, larger.
   bool KeepUnmappedCode = false;
+  /// Record, per data load of the binary, how often it read what a recent store wrote
+  /// (a version 3 .bbtrace): replay's flow engine lets the others go ahead of stores.
+  bool RecordLoadDependences = true;
 };
 
 /// What a written .bbtrace holds, and how long making it took (record and import).
@@ -43,6 +46,10 @@ struct TraceRecordResult : WrittenTrace {
   int ProgramExitCode = 0;
   bool UnmappedCodeKept = false;
   uint64_t CodeChunks = 0;
+  /// With load dependences: the binary's data loads that ran, their executions, and
+  /// how many of those read what a recent store wrote.
+  bool LoadDependencesKept = false;
+  uint64_t DataLoads = 0, DataLoadExecutions = 0, DependentExecutions = 0;
   /// What Valgrind logged in a recording that succeeded (a summary line), if anything.
   std::string ValgrindMessages;
   Json toJSON() const;

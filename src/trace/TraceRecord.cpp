@@ -95,6 +95,8 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
   std::vector<std::string> Args = {*ValgrindPath, "--tool=mlgotrace", "-q",
                                    "--fair-sched=yes", "--log-file=" + Log->path(),
                                    "--mlgotrace-fd=" + std::to_string(Pipe[1])};
+  if (Opts.RecordLoadDependences)
+    Args.push_back("--mlgotrace-loads=yes");
   Args.insert(Args.end(), Opts.Command.begin(), Opts.Command.end());
   std::vector<llvm::StringRef> ArgRefs(Args.begin(), Args.end());
   std::vector<std::string> Env = childEnvironment(Opts.ValgrindLibDir);
@@ -123,7 +125,8 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
     return Image.takeError();
   }
   auto Writer = SegmentTraceWriter::create(Opts.Output, describeImage(*Image),
-                                           Opts.KeepUnmappedCode);
+                                           Opts.KeepUnmappedCode,
+                                           Opts.RecordLoadDependences);
   if (!Writer) {
     Stop();
     return Writer.takeError();
@@ -155,10 +158,25 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
   if ((*Writer)->instructions() != Reader.numInstructions())
     return stageError("{}: the trace holds {} instructions, the collector counted {}",
                       Opts.Output, (*Writer)->instructions(), Reader.numInstructions());
+  LoadDependences Loads;
+  if (Opts.RecordLoadDependences) {
+    auto Found = Builder.loadSites().dependences();
+    if (!Found)
+      return Found.takeError();
+    Loads = std::move(*Found);
+    (*Writer)->setLoadDependences(Loads);
+  }
   if (llvm::Error E = (*Writer)->finish())
     return E;
 
   TraceRecordResult Result{describeWrittenTrace(**Writer, Opts.Output, Start)};
+  Result.LoadDependencesKept = Opts.RecordLoadDependences;
+  for (const SegmentLoads &S : Loads)
+    for (const LoadCounts &L : S.Loads) {
+      Result.DataLoads += L.Executions > 0;
+      Result.DataLoadExecutions += L.Executions;
+      Result.DependentExecutions += L.Dependent;
+    }
   Result.ProgramExitCode = Done.ReturnCode;
   Result.UnmappedCodeKept = Opts.KeepUnmappedCode;
   Result.CodeChunks = (*Writer)->codeChunks();
@@ -174,6 +192,10 @@ Json TraceRecordResult::toJSON() const {
               {"events", Events},
               {"unmapped_code_kept", UnmappedCodeKept},
               {"code_chunks", CodeChunks},
+              {"load_dependences_kept", LoadDependencesKept},
+              {"data_loads", DataLoads},
+              {"data_load_executions", DataLoadExecutions},
+              {"dependent_data_load_executions", DependentExecutions},
               {"bytes", Bytes},
               {"seconds", Seconds}};
 }

@@ -57,12 +57,13 @@
 /*------------------------------------------------------------*/
 
 #define MT_MAGIC "MLGOTRCE"
-#define MT_VERSION 1
+#define MT_VERSION 2
 
 #define MT_TAG_END 0
 #define MT_TAG_MODULE 1
 #define MT_TAG_SUPERBLOCK 2
 #define MT_TAG_THREAD 3
+#define MT_TAG_LOAD 4       /* version 2 */
 #define MT_FIRST_RUN_TAG 16 /* tags >= 16 are runs: exit id + 16 */
 
 /* A run record is at most 4 varint bytes, so exit ids stay below
@@ -75,11 +76,13 @@
 
 static const HChar *clo_out = NULL;
 static Int clo_fd = -1;
+static Bool clo_loads = False;
 
 static Bool mt_process_cmd_line_option(const HChar *arg)
 {
    if VG_STR_CLO(arg, "--mlgotrace-out", clo_out) {}
    else if VG_INT_CLO(arg, "--mlgotrace-fd", clo_fd) {}
+   else if VG_BOOL_CLO(arg, "--mlgotrace-loads", clo_loads) {}
    else
       return False;
    return True;
@@ -91,6 +94,8 @@ static void mt_print_usage(void)
 "    --mlgotrace-out=<path>    write the trace stream to <path> (a file or\n"
 "                              a FIFO; %%p is the pid, %%q{VAR} an env var)\n"
 "    --mlgotrace-fd=<n>        write the trace stream to file descriptor <n>\n"
+"    --mlgotrace-loads=no|yes  record per load instruction how often it read\n"
+"                              what a recent store wrote [no]\n"
    );
 }
 
@@ -197,6 +202,180 @@ static void mt_start_client_code(ThreadId tid, ULong blocks_dispatched)
    out_reserve(16);
    out_varint(MT_TAG_THREAD);
    out_varint(tid);
+}
+
+/*------------------------------------------------------------*/
+/*--- Load dependences (--mlgotrace-loads=yes)             ---*/
+/*------------------------------------------------------------*/
+
+/* Which loads read what a store still in flight may have written: a
+   load "depends" when one of its 8-byte granules was written by one of
+   the last MT_STORE_WINDOW stores (a store buffer's worth; a core keeps
+   such a load waiting, the others go ahead of unresolved stores).
+   Stores are remembered in a direct-mapped table by granule, so a
+   granule evicted by a collision is missed: the table is far larger
+   than the window. */
+#define MT_STORE_WINDOW 64
+#define MT_STORE_TABLE_BITS 16
+#define MT_MAX_GRANULES 8 /* wider accesses (xsave) count by their start */
+
+typedef struct {
+   Addr granule;
+   ULong store;   /* the store's number, 1, 2, 3... */
+} StoreSlot;
+
+static StoreSlot store_table[1 << MT_STORE_TABLE_BITS];
+static ULong stores_seen = 0;
+
+/* One per load instruction (all its loads and translations). */
+typedef struct _LoadSite {
+   struct _LoadSite *next;
+   UWord key;             /* guest address of the instruction */
+   ULong executions;      /* its loads executed */
+   ULong dependent;       /* of which read a recent store's granule */
+} LoadSite;
+
+static VgHashTable *load_sites = NULL;
+
+static inline StoreSlot *store_slot(Addr granule)
+{
+   return &store_table[(granule * 0x9E3779B97F4A7C15ULL)
+                       >> (64 - MT_STORE_TABLE_BITS)];
+}
+
+static inline Addr last_granule(Addr a, UWord size)
+{
+   Addr first = a >> 3, last = (a + (size ? size : 1) - 1) >> 3;
+   return last - first >= MT_MAX_GRANULES ? first + MT_MAX_GRANULES - 1 : last;
+}
+
+static VG_REGPARM(2) void mt_store(Addr a, UWord size)
+{
+   Addr g, last = last_granule(a, size);
+   stores_seen++;
+   for (g = a >> 3; g <= last; g++) {
+      StoreSlot *s = store_slot(g);
+      s->granule = g;
+      s->store = stores_seen;
+   }
+}
+
+static VG_REGPARM(3) void mt_load(LoadSite *site, Addr a, UWord size)
+{
+   Addr g, last = last_granule(a, size);
+   site->executions++;
+   for (g = a >> 3; g <= last; g++) {
+      const StoreSlot *s = store_slot(g);
+      if (s->store != 0 && s->granule == g
+          && stores_seen - s->store < MT_STORE_WINDOW) {
+         site->dependent++;
+         return;
+      }
+   }
+}
+
+static LoadSite *load_site(Addr instr)
+{
+   LoadSite *site = VG_(HT_lookup)(load_sites, instr);
+   if (site == NULL) {
+      site = VG_(malloc)("mt.loadsite", sizeof(LoadSite));
+      site->key = instr;
+      site->executions = site->dependent = 0;
+      VG_(HT_add_node)(load_sites, site);
+   }
+   return site;
+}
+
+static void add_access_call(IRSB *sb, Bool load, Addr instr, IRExpr *addr,
+                            UWord size, IRExpr *guard)
+{
+   IRDirty *di;
+   if (load)
+      di = unsafeIRDirty_0_N(
+         3, "mt_load", VG_(fnptr_to_fnentry)(&mt_load),
+         mkIRExprVec_3(mkIRExpr_HWord((HWord)load_site(instr)), addr,
+                       mkIRExpr_HWord(size)));
+   else
+      di = unsafeIRDirty_0_N(
+         2, "mt_store", VG_(fnptr_to_fnentry)(&mt_store),
+         mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
+   if (guard != NULL)
+      di->guard = guard;
+   addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
+/* Adds the calls for the memory accesses of st, an instruction's statement
+   at instr, before st itself. */
+static void add_access_calls(IRSB *sb, const IRStmt *st, Addr instr)
+{
+   IRTypeEnv *env = sb->tyenv;
+   switch (st->tag) {
+   case Ist_WrTmp:
+      if (st->Ist.WrTmp.data->tag == Iex_Load)
+         add_access_call(sb, True, instr, st->Ist.WrTmp.data->Iex.Load.addr,
+                         sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty), NULL);
+      break;
+   case Ist_LoadG: {
+      const IRLoadG *lg = st->Ist.LoadG.details;
+      IRType wide, loaded;
+      typeOfIRLoadGOp(lg->cvt, &wide, &loaded);
+      add_access_call(sb, True, instr, lg->addr, sizeofIRType(loaded), lg->guard);
+      break;
+   }
+   case Ist_Store:
+      add_access_call(sb, False, instr, st->Ist.Store.addr,
+                      sizeofIRType(typeOfIRExpr(env, st->Ist.Store.data)), NULL);
+      break;
+   case Ist_StoreG: {
+      const IRStoreG *sg = st->Ist.StoreG.details;
+      add_access_call(sb, False, instr, sg->addr,
+                      sizeofIRType(typeOfIRExpr(env, sg->data)), sg->guard);
+      break;
+   }
+   case Ist_CAS: {
+      const IRCAS *cas = st->Ist.CAS.details;
+      UWord size = sizeofIRType(typeOfIRExpr(env, cas->dataLo))
+                   * (cas->dataHi != NULL ? 2 : 1);
+      add_access_call(sb, True, instr, cas->addr, size, NULL);
+      add_access_call(sb, False, instr, cas->addr, size, NULL);
+      break;
+   }
+   case Ist_LLSC: {
+      IRType ty = typeOfIRTemp(env, st->Ist.LLSC.result);
+      if (st->Ist.LLSC.storedata == NULL)
+         add_access_call(sb, True, instr, st->Ist.LLSC.addr, sizeofIRType(ty), NULL);
+      else
+         add_access_call(sb, False, instr, st->Ist.LLSC.addr,
+                         sizeofIRType(typeOfIRExpr(env, st->Ist.LLSC.storedata)),
+                         NULL);
+      break;
+   }
+   case Ist_Dirty: {
+      const IRDirty *d = st->Ist.Dirty.details;
+      if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+         add_access_call(sb, True, instr, d->mAddr, d->mSize, d->guard);
+      if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+         add_access_call(sb, False, instr, d->mAddr, d->mSize, d->guard);
+      break;
+   }
+   default:
+      break;
+   }
+}
+
+static void write_load_sites(void)
+{
+   LoadSite *site;
+   VG_(HT_ResetIter)(load_sites);
+   while ((site = VG_(HT_Next)(load_sites)) != NULL) {
+      if (site->executions == 0)
+         continue;
+      out_reserve(48);
+      out_varint(MT_TAG_LOAD);
+      out_varint(site->key);
+      out_varint(site->executions);
+      out_varint(site->dependent);
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -463,11 +642,15 @@ static IRSB *mt_instrument(VgCallbackClosure *closure, IRSB *sb_in,
    sb_out = deepCopyIRSBExceptStmts(sb_in);
    n_instrs = 0;
    exit_no = 0;
+   next_addr = 0; /* now: the current instruction's address */
    for (i = 0; i < (UInt)sb_in->stmts_used; i++) {
       IRStmt *st = sb_in->stmts[i];
-      if (st->tag == Ist_IMark)
+      if (st->tag == Ist_IMark) {
          n_instrs++;
-      else if (st->tag == Ist_Exit && n_instrs > 0) {
+         next_addr = (Addr)st->Ist.IMark.addr;
+      } else if (clo_loads && n_instrs > 0)
+         add_access_calls(sb_out, st, next_addr);
+      if (st->tag == Ist_Exit && n_instrs > 0) {
          add_run_call(sb_out, first_exit_id + exit_no, n_instrs,
                       st->Ist.Exit.guard);
          exit_no++;
@@ -547,6 +730,7 @@ static void mt_post_clo_init(void)
 
    modules = VG_(newXA)(VG_(malloc), "mt.modules", VG_(free), sizeof(Module));
    sb_table = VG_(HT_construct)("mt.superblocks");
+   load_sites = VG_(HT_construct)("mt.loadsites");
    write_header();
 }
 
@@ -557,6 +741,8 @@ static void mt_fini(Int exitcode)
          VG_(umsg)("mlgotrace: the trace stream is incomplete\n");
       return;
    }
+   if (clo_loads)
+      write_load_sites();
    out_reserve(32);
    out_varint(MT_TAG_END);
    out_varint(total_instrs);
