@@ -53,13 +53,19 @@ llvm::Error writeMarkdown(const ReplayFlags &F, const std::string &Text) {
 }
 
 /// Which replay ran, and how much MCA simulated for it.
+/// "flow engine", and what it was told to use.
+std::string describeEngine(const ReplayResult &R) {
+  return fmt::format("{} engine{}", engineName(R.Engine),
+                     R.LoadDependences ? " with the trace's load dependences" : "");
+}
+
 std::string describeMode(const ReplayResult &R) {
   if (R.Exact && R.Chunks > 1)
-    return fmt::format("exact (every instruction simulated, {} engine; in {} chunks, each "
+    return fmt::format("exact (every instruction simulated, {}; in {} chunks, each "
                        "warmed up on {} instructions per thread)",
-                       engineName(R.Engine), R.Chunks, R.ChunkWarmUp);
+                       describeEngine(R), R.Chunks, R.ChunkWarmUp);
   if (R.Exact)
-    return fmt::format("exact (every instruction simulated, {} engine)", engineName(R.Engine));
+    return fmt::format("exact (every instruction simulated, {})", describeEngine(R));
   std::string Shard;
   if (!R.Sampling.empty())
     Shard = fmt::format("; sampled {} events{}, standard error {:.0f} cycles", R.Sampling,
@@ -70,8 +76,8 @@ std::string describeMode(const ReplayResult &R) {
                         AutoShard::name(), 100 * *R.AutoShardError,
                         AutoShard::MaxErrorPoints);
   return fmt::format("fast ({} of {} instructions simulated, where the code differs from "
-                     "the reference's{}; {} engine)",
-                     R.Simulated, R.Instructions, Shard, engineName(R.Engine));
+                     "the reference's{}; {})",
+                     R.Simulated, R.Instructions, Shard, describeEngine(R));
 }
 
 std::string describeModeled(const ReplayResult &R) {
@@ -297,6 +303,11 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
                 "another's stack pointer (closer to measured speedups; fast replay's "
                 "--warm-up and --settle then default to 4096; with the flow engine, "
                 "which always models it, --warm-up to 16384)");
+  Cmd->add_flag("--load-dependences", Flags->Options.LoadDependences,
+                "Flow engine: a data load waits for older stores' addresses only if the "
+                "trace's load dependences (trace record keeps them) say it read what a "
+                "recent store wrote; without, every load off the stack waits. "
+                "Experimental: bench/accuracy ranks worse with it (see README)");
   CLI::Option *Sample = Cmd->add_option(
       "--sample", Flags->Sample,
       "Fast replay of a trace shard: differences from the reference are simulated only "

@@ -301,6 +301,8 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   addEngineOption(Cmd, O.Engine,
                   "The replay engine (see 'mlgo-ra replay --help'); with 'flow', each "
                   "evaluation replays the whole trace unless --sample gives a shard");
+  Cmd->add_flag("--load-dependences", O.LoadDependences,
+                "Replay with the traces' load dependences (see 'mlgo-ra replay --help')");
   Cmd->add_option("--clang", O.Clang, "The compiler")->default_val(O.Clang);
   Cmd->add_option("--cache-dir", O.CacheDir,
                   "Where the middle ends and the traced binary's exact replay are kept, "

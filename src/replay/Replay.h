@@ -48,6 +48,9 @@ struct ReplayOptions {
   bool Exact = false;
   /// Model x86's stack engine (McaTarget::create).
   bool StackEngine = false;
+  /// The flow engine: data loads wait for older stores' addresses as the trace's load
+  /// dependences say (LoadWaits.h), not all of them; the trace must have them.
+  bool LoadDependences = false;
   SpanSettings Spans;
   /// Without a shard in Spans: try AutoShard's first on a long trace (AutoShard.h).
   bool AutoShard = true;
@@ -89,6 +92,8 @@ struct ReplayResult {
   /// Branches the threads' predictors get wrong (RefillCounts::Mispredicted): what the
   /// flow engine charges MispredictPenalty for; MCA does not model them.
   uint64_t Mispredicted = 0;
+  /// Replayed with the trace's load dependences (ReplayOptions::LoadDependences).
+  bool LoadDependences = false;
   uint32_t Threads = 0;
   bool Exact = true;
   /// Of an exact replay: the chunks the trace was cut into (1: replayed whole), and

@@ -94,6 +94,7 @@ std::string replayCacheKey(const ReplayOptions &Opts, llvm::StringRef TraceHash,
         llvm::StringRef(Opts.CPU), llvm::StringRef(Triple),
         llvm::StringRef(unmappedPolicyName(Opts.Unmapped)),
         llvm::StringRef(Opts.StackEngine ? "stack-engine" : ""),
+        llvm::StringRef(Opts.LoadDependences ? "load-dependences" : ""),
         llvm::StringRef(engineName(Opts.Engine))}) {
     Hash.update(std::to_string(Part.size()));
     Hash.update(Part);

@@ -163,6 +163,11 @@ ReplayContext::create(const ReplayOptions &Opts) {
     return inputError(Opts.Trace, "holds no bytes of unmapped code to replay (record it "
                                   "with trace record --keep-unmapped, or use --unmapped "
                                   "skip)");
+  if (Opts.LoadDependences && Opts.Engine != EngineKind::Flow)
+    return inputError("--load-dependences", "only the flow engine uses them");
+  if (Opts.LoadDependences && !Profile->HasLoadDependences)
+    return inputError(Opts.Trace, "has no load dependences (record it again with this "
+                                  "mlgo-ra's trace record, without --no-load-dependences)");
   std::unique_ptr<ReplayContext> C(new ReplayContext());
   State &S = *C->S;
   S.Opts = Opts;

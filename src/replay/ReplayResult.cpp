@@ -23,6 +23,7 @@ ReplayResult makeResult(const ReplayOptions &Opts, const TraceProfile &Profile,
   R.Code = Code.variant().path();
   R.CPU = Opts.CPU;
   R.Engine = Opts.Engine;
+  R.LoadDependences = Opts.LoadDependences;
   R.Triple = replayTriple(Opts, Code);
   R.Unmapped = Opts.Unmapped;
   R.TraceInstructions = Run.Counts.TraceInstructions;
@@ -96,6 +97,7 @@ Json ReplayResult::toJSON() const {
   return {{"code", Code},
           {"cpu", CPU},
           {"engine", engineName(Engine)},
+          {"load_dependences", LoadDependences},
           {"triple", Triple},
           {"cycles", Cycles},
           {"instructions", Instructions},

@@ -40,6 +40,10 @@ unsigned jobs(const ReplayOptions &Opts) {
   return Opts.Jobs ? Opts.Jobs : std::max(1u, std::thread::hardware_concurrency());
 }
 
+LoadWaits loadWaits(const ReplayOptions &Opts, const TraceProfile &Profile) {
+  return Opts.LoadDependences ? LoadWaits(Profile.Loads, Profile.Segments.size()) : LoadWaits();
+}
+
 using ModelMaker =
     std::function<std::unique_ptr<CostModel>(Engine &, uint32_t NumFunctions)>;
 
@@ -49,7 +53,7 @@ llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfil
                                     const VariantCode &Code, const VariantCode *Reference,
                                     const ModelMaker &Make, Progress &Bar) {
   auto Cores = Engine::create(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine,
-                              LoadWaits(Profile.Loads, Profile.Segments.size()));
+                              loadWaits(Opts, Profile));
   if (!Cores)
     return Cores.takeError();
   auto Reader = SegmentTraceReader::open(Profile.Path);
@@ -79,7 +83,7 @@ llvm::Expected<Replayed> replayChunked(const ReplayOptions &Opts, const TracePro
                                        const VariantCode &Code, bool RecordEvents,
                                        Progress &Bar) {
   auto Cores = Engine::create(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine,
-                              LoadWaits(Profile.Loads, Profile.Segments.size()));
+                              loadWaits(Opts, Profile));
   if (!Cores)
     return Cores.takeError();
   UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);

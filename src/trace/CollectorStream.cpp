@@ -146,7 +146,7 @@ Error CollectorStreamReader::readHeader() {
   if (V != 1 && V != Version)
     return createStringError(errc::invalid_argument,
                              "%s: collector stream version %u, this reader reads "
-                             "versions 1 to %u",
+                             "versions 1 and %u",
                              Name.c_str(), V, Version);
   Pid = readLE32(H + 12);
   Pos += HeaderSize;

@@ -51,6 +51,7 @@ llvm::Expected<TraceProfile> profileTrace(llvm::StringRef Path) {
   }
   P.Instructions = (*Reader)->instructions();
   P.KeepsUnmappedCode = (*Reader)->keepsUnmappedCode();
+  P.HasLoadDependences = (*Reader)->hasLoadDependences();
   P.Loads = (*Reader)->loadDependences();
   for (uint32_t Id = 0; Id < std::max<size_t>((*Reader)->modules().size(), 1); ++Id)
     P.ModuleNames.push_back((*Reader)->moduleName(Id));

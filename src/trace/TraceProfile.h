@@ -30,7 +30,8 @@ struct TraceProfile {
   uint64_t UnmappedCodeInstructions = 0;
   /// Per collector module id (0: no module, always there): its path or a stand-in.
   std::vector<std::string> ModuleNames;
-  /// The trace's load dependences (a version 3 trace), or none.
+  /// Whether the trace has load dependences (version 3), and they.
+  bool HasLoadDependences = false;
   LoadDependences Loads;
 };
 

@@ -282,6 +282,7 @@ ReplayOptions trainReplayOptions(const TrainOptions &Opts) {
   Replaying.Trace = Opts.Trace;
   Replaying.CPU = Opts.CPU;
   Replaying.Engine = Opts.Engine;
+  Replaying.LoadDependences = Opts.LoadDependences;
   Replaying.Spans = Opts.Spans;
   // Every reward on the same footing: train's shard (--sample), AutoShard's on a long
   // trace whatever its error, or the whole trace.

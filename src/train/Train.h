@@ -67,6 +67,8 @@ struct TrainOptions {
   std::string CPU = "skylake";
   /// The replay engine; the flow engine replays whole traces unless Spans samples.
   EngineKind Engine = EngineKind::Flow;
+  /// Replay with the traces' load dependences (ReplayOptions::LoadDependences).
+  bool LoadDependences = false;
   /// Fast replay's spans; sampling there makes each evaluation replay a trace shard.
   SpanSettings Spans;
   /// Without a shard in Spans: on a long trace (AutoShard::fits), every evaluation

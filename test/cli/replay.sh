@@ -34,6 +34,25 @@ stress_cycles=$(grep -o '"cycles": [0-9]*' <<<"${out#*\"candidate\"}" | head -1)
 mispredicted=$(grep -o '"mispredicted_branches": [0-9]*' <<<"$out" | sed 's/.*: //' | sort -u)
 check "both mispredict the same branches, some" [ "$(wc -l <<<"$mispredicted")" = 1 -a "$mispredicted" -gt 0 ]
 check "an unsampled replay has no sampling error" [ "$(json_number speedup_error)" = "0.0" ]
+base_cycles=$(grep -o '"cycles": [0-9]*' <<<"${out#*\"baseline\"}" | head -1 | sed 's/.*: //')
+
+# With the trace's load dependences (trace record keeps them), the loads that never read
+# what a recent store wrote go ahead of older stores: the same code takes fewer cycles.
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --json \
+  --mcpu skylake --load-dependences
+check "a replay with load dependences succeeds" [ "$code" = 0 ]
+check "and says so" grep -q '"load_dependences": true' <<<"$out"
+check "the baseline takes fewer cycles" [ "$(grep -o '"cycles": [0-9]*' <<<"${out#*\"baseline\"}" |
+  head -1 | sed 's/.*: //')" -lt "$base_cycles" ]
+check "the stressed variant is still predicted slower" \
+  awk -v s="$(json_number speedup)" 'BEGIN { exit !(s < 0) }'
+"$MLGO_RA" trace record --no-load-dependences --binary "$base" -o "$work/without.bbtrace" -- \
+  "$base" 0.02 >/dev/null 2>&1 || { echo "FAILED: trace record --no-load-dependences"; exit 1; }
+run "$MLGO_RA" replay --trace "$work/without.bbtrace" --code "$base" --load-dependences
+check "a trace without them is bad input (2)" [ "$code" = 2 ]
+check "named in the error, which says how to record one" [ "$err" = "mlgo-ra: error: $work/without.bbtrace: has no load dependences (record it again with this mlgo-ra's trace record, without --no-load-dependences)" ]
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --load-dependences --engine mca
+check "MCA with load dependences is bad input (2)" [ "$code" = 2 -a "$err" = "mlgo-ra: error: --load-dependences: only the flow engine uses them" ]
 
 # 373 windows of 32 events (one in 8): the hash kernel, where the variant differs, runs 4%
 # of this small trace's instructions, in a few bursts; 46 windows of 256 events met few of

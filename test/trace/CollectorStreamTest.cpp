@@ -30,6 +30,11 @@ namespace {
 struct Recorder : CollectorStreamListener {
   std::vector<CollectorRun> Runs;
   std::vector<uint32_t> Switches;
+  std::vector<CollectorLoadSite> Loads;
+  Error onLoadSite(const CollectorLoadSite &Site) override {
+    Loads.push_back(Site);
+    return Error::success();
+  }
   Error onRun(const CollectorRun &R) override {
     Runs.push_back(R);
     return Error::success();
@@ -280,8 +285,9 @@ TEST_CASE("rejects other versions, other files and inconsistent counts", "[trace
     return requireError(readAll(Path, R));
   };
   std::string Full = smallStream();
-  CHECK_THAT(messageFor(header(2) + Full.substr(16)),
-             Catch::EndsWith(": collector stream version 2, this reader reads version 1"));
+  CHECK_THAT(messageFor(header(3) + Full.substr(16)),
+             Catch::EndsWith(": collector stream version 3, this reader reads versions 1 "
+                             "and 2"));
   CHECK_THAT(messageFor("ELF" + Full),
              Catch::EndsWith(": not a collector stream (bad magic)"));
   std::string BadEnd = Full;
@@ -398,3 +404,32 @@ TEST_CASE("writes to the path given by --mlgotrace-out", "[trace]") {
   CHECK(!R.Runs.empty());
 }
 #endif // MLGO_TEST_VALGRIND_LIB_DIR
+
+TEST_CASE("version 2 streams end with load sites", "[trace]") {
+  // smallStream's end record, after two load sites of its superblock's jump and ret.
+  std::string Full = smallStream();
+  std::string End = Full.substr(Full.size() - 3);
+  auto withSites = [&](uint64_t Dependent) {
+    std::string S = header(2) + Full.substr(16, Full.size() - 16 - 3);
+    for (auto [Address, Executions, Dep] :
+         {std::tuple{0x109001ull, 5ull, uint64_t(2)}, std::tuple{0x109003ull, 1ull << 40, uint64_t(Dependent)}}) {
+      appendVarint(S, 4);
+      appendVarint(S, Address);
+      appendVarint(S, Executions);
+      appendVarint(S, Dep);
+    }
+    return S + End;
+  };
+  Recorder R;
+  requireSuccess(readAll(writeTemp(withSites(7)), R));
+  REQUIRE(R.Loads.size() == 2);
+  CHECK(R.Loads[0].Address == 0x109001);
+  CHECK(R.Loads[0].Executions == 5);
+  CHECK(R.Loads[0].Dependent == 2);
+  CHECK(R.Loads[1].Executions == 1ull << 40);
+  CHECK(R.Runs.size() == 3);
+  // More dependent loads than loads.
+  Recorder Bad;
+  CHECK_THAT(requireError(readAll(writeTemp(withSites((1ull << 40) + 1)), Bad)),
+             Catch::EndsWith("load site with 1099511627777 dependent loads of 1099511627776"));
+}

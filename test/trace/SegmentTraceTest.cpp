@@ -118,7 +118,7 @@ TEST_CASE("damaged and foreign .bbtrace files are refused", "[trace]") {
   OtherVersion[8] = 7;
   writeFile(Dir + "/v7.bbtrace", OtherVersion);
   CHECK(requireError(SegmentTraceReader::open(Dir + "/v7.bbtrace")) ==
-        Dir + "/v7.bbtrace: .bbtrace version 7, this mlgo-ra reads versions 1 and 2");
+        Dir + "/v7.bbtrace: .bbtrace version 7, this mlgo-ra reads versions 1 to 3");
   CHECK(requireError(SegmentTraceReader::open(Dir + "/p")) ==
         Dir + "/p: not a .bbtrace file");
 }
@@ -246,3 +246,54 @@ TEST_CASE("the workload's recorded segment trace is stored exactly and compactly
   CHECK(Bytes * 1000000 < Collector->numInstructions() * uint64_t(1 << 20));
 }
 #endif
+
+TEST_CASE("a .bbtrace with load dependences reads them back", "[trace]") {
+  std::string Dir = makeTempDir("bbtrace-loads");
+  CodeImage Image = loadTestBinary(Dir);
+  REQUIRE(Image.segments().size() >= 3);
+  LoadDependences Loads = {{0, {{10, 0}, {10, 10}}}, {2, {{1ull << 40, 5}, {0, 0}, {7, 3}}}};
+  SegmentEvent Whole{SegmentEvent::Segment, 0, 0, Image.segments()[0].NumInstructions};
+  for (bool KeepsCode : {false, true}) {
+    std::string Path = Dir + (KeepsCode ? "/code.bbtrace" : "/t.bbtrace");
+    auto Writer = requireOk(
+        SegmentTraceWriter::create(Path, describeImage(Image), KeepsCode, /*Loads=*/true));
+    requireSuccess(Writer->onEvent(1, Whole));
+    Writer->setLoadDependences(Loads);
+    requireSuccess(Writer->finish());
+    CHECK(readFile(Path)[8] == 3);
+    auto Reader = requireOk(SegmentTraceReader::open(Path));
+    CHECK(Reader->hasLoadDependences());
+    CHECK(Reader->keepsUnmappedCode() == KeepsCode);
+    REQUIRE(Reader->loadDependences().size() == 2);
+    for (size_t S = 0; S < 2; ++S) {
+      CHECK(Reader->loadDependences()[S].Segment == Loads[S].Segment);
+      CHECK(Reader->loadDependences()[S].Loads == Loads[S].Loads);
+    }
+    // The events stop at the section: it is not read as compressed data.
+    CHECK(readAll(*Reader) == std::vector<Recorded>{{1, Whole}});
+  }
+
+  // Cut anywhere, or with a damaged section, it is refused naming the file.
+  std::string Good = readFile(Dir + "/t.bbtrace");
+  for (size_t Size = 12; Size < Good.size(); Size += 5) {
+    writeFile(Dir + "/cut.bbtrace", Good.substr(0, Size));
+    auto Cut = SegmentTraceReader::open(Dir + "/cut.bbtrace");
+    std::string Message = Cut ? readError(Dir + "/cut.bbtrace") : llvm::toString(Cut.takeError());
+    CHECK_THAT(Message, Catch::StartsWith(Dir + "/cut.bbtrace: "));
+  }
+  // The section's last load: 7 executions, 3 dependent, then the size and the magic.
+  std::string Damaged = Good;
+  size_t Dependent = Good.size() - 16 - 1;
+  REQUIRE(Damaged[Dependent] == 3);
+  Damaged[Dependent] = 9; // more dependent executions than executions
+  writeFile(Dir + "/damaged.bbtrace", Damaged);
+  CHECK(requireError(SegmentTraceReader::open(Dir + "/damaged.bbtrace")) ==
+        Dir + "/damaged.bbtrace: malformed load dependences");
+  // A segment the header does not define.
+  auto Writer = requireOk(SegmentTraceWriter::create(Dir + "/foreign.bbtrace",
+                                                     describeImage(Image), false, true));
+  Writer->setLoadDependences({{uint32_t(Image.segments().size()), {{1, 1}}}});
+  requireSuccess(Writer->finish());
+  CHECK(requireError(SegmentTraceReader::open(Dir + "/foreign.bbtrace")) ==
+        Dir + "/foreign.bbtrace: load dependences of a segment the header does not define");
+}

@@ -306,4 +306,75 @@ TEST_CASE("trace record --keep-unmapped keeps the code of every unmapped instruc
   INFO(Instructions << " instructions in " << K.CodeChunks << " chunks");
   CHECK(Instructions > 1000);
 }
+TEST_CASE("trace record counts which data loads read what a recent store wrote", "[trace]") {
+  // chase's load reads what its previous iteration stored (all but the first); sum's
+  // reads an array stored before chase's thousand stores.
+  initializeTargets();
+  std::string Dir = makeTempDir("record-loads");
+  writeFile(Dir + "/p.c", R"(
+#define N 1000
+__attribute__((noinline)) void chase(volatile long *a, long n) {
+  for (long i = 0; i < n; ++i)
+    a[i + 1] = a[i] + 1;
+}
+__attribute__((noinline)) long sum(const long *b, long n) {
+  long s = 0;
+  for (long i = 0; i < n; ++i)
+    s += b[i];
+  return s;
+}
+static long b[N];
+static volatile long a[N + 1];
+int main(int argc, char **argv) {
+  for (long i = 0; i < N; ++i)
+    b[i] = i * argc;
+  chase(a, N);
+  return (int)(sum(b, N) + a[N]) & 1;
+}
+)");
+  REQUIRE(runShell(std::string(ClangPath) +
+                       " -O2 -fno-vectorize -fno-unroll-loops -fbasic-block-address-map p.c -o p",
+                   Dir)
+              .ExitCode == 0);
+  TraceRecordOptions Opts;
+  Opts.Binary = Dir + "/p";
+  Opts.Command = {Opts.Binary};
+  Opts.Valgrind = MLGO_TEST_VALGRIND;
+  Opts.ValgrindLibDir = MLGO_TEST_VALGRIND_LIB_DIR;
+  Opts.ShowProgress = false;
+  Opts.Output = Dir + "/p.bbtrace";
+  TraceRecordResult Result = requireOk(runTraceRecord(Opts));
+  CHECK(Result.LoadDependencesKept);
+  CHECK(readFile(Opts.Output)[8] == 3);
+
+  auto Reader = requireOk(SegmentTraceReader::open(Opts.Output));
+  REQUIRE(Reader->hasLoadDependences());
+  std::map<std::string, LoadCounts> ByFunction;
+  uint64_t Executions = 0, Dependent = 0, Loads = 0;
+  for (const SegmentLoads &S : Reader->loadDependences()) {
+    const std::string &Key =
+        Reader->header().Functions[Reader->segments()[S.Segment].Function].Key;
+    for (const LoadCounts &L : S.Loads) {
+      ByFunction[Key].Executions += L.Executions;
+      ByFunction[Key].Dependent += L.Dependent;
+      Executions += L.Executions;
+      Dependent += L.Dependent;
+      Loads += L.Executions > 0;
+    }
+  }
+  CHECK(ByFunction["chase"] == LoadCounts{1000, 999});
+  CHECK(ByFunction["sum"] == LoadCounts{1000, 0});
+  CHECK(Result.DataLoads == Loads);
+  CHECK(Result.DataLoadExecutions == Executions);
+  CHECK(Result.DependentExecutions == Dependent);
+
+  // Without them: version 1, the same instructions.
+  Opts.RecordLoadDependences = false;
+  Opts.Output = Dir + "/without.bbtrace";
+  TraceRecordResult Without = requireOk(runTraceRecord(Opts));
+  CHECK(!Without.LoadDependencesKept);
+  CHECK(Without.Instructions == Result.Instructions);
+  CHECK(readFile(Opts.Output)[8] == 1);
+  CHECK(!requireOk(SegmentTraceReader::open(Opts.Output))->hasLoadDependences());
+}
 #endif
