@@ -12,6 +12,9 @@
 #include "support/Interrupt.h"
 #include "train/Train.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
 #include <fmt/format.h>
@@ -108,6 +111,33 @@ void printValidation(const Json &Record) {
         percent(T, "start_speedup"), T["changed_functions"].get<uint64_t>());
 }
 
+/// --measure-run's companions, checked before anything runs.
+llvm::Error checkNativeOptions(TrainOptions &O) {
+  NativeMeasureOptions &N = O.Native;
+  if (!N.enabled())
+    return llvm::Error::success();
+  if (!O.Programs.empty())
+    return inputError("--measure-run", "measures the program of --corpus, --trace and "
+                                       "--baseline, not a run with jobs");
+  if (N.Corpus.empty() || N.Link.empty())
+    return inputError("--measure-run", "needs --measure-corpus (every module of the "
+                                       "program) and --measure-link");
+  if (N.Program.empty())
+    N.Program = llvm::sys::path::filename(O.Baseline).str();
+  N.Clang = O.Clang;
+  N.Jobs = O.Jobs;
+  N.TimeoutSeconds = O.CompileTimeoutSeconds;
+  return llvm::Error::success();
+}
+
+void printNative(const Json &Record) {
+  if (!Record.is_object() || !Record.contains("native"))
+    return;
+  std::string Lines = describeNative(Record["native"]);
+  for (llvm::StringRef Line : llvm::split(llvm::StringRef(Lines).rtrim('\n'), '\n'))
+    llvm::outs() << "  measured natively, " << Line << "\n";
+}
+
 int train(TrainFlags &F) {
   if (!F.Report.empty()) {
     auto Paths = writeTrainReport(F.Report);
@@ -135,6 +165,8 @@ int train(TrainFlags &F) {
     return reportError(std::move(E));
   if (llvm::Error E = parseHeldOut(F))
     return reportError(std::move(E));
+  if (llvm::Error E = checkNativeOptions(F.Options))
+    return reportError(std::move(E));
   if (F.Options.CacheDir.empty())
     F.Options.CacheDir = defaultCacheDirectory();
   installInterruptHandler();
@@ -142,8 +174,15 @@ int train(TrainFlags &F) {
     auto Record = runValidation(F.Options);
     if (!Record)
       return reportStageError(Record.takeError());
+    if (F.Options.Native.enabled()) {
+      auto Measured = measureBestNatively(F.Options);
+      if (!Measured)
+        return reportStageError(Measured.takeError());
+      (*Record)["native"] = (*Measured)["native"];
+    }
     if (!F.Json) {
       printValidation(*Record);
+      printNative(*Record);
       return Success;
     }
     auto Text = serializeJson(*Record, "stdout");
@@ -197,6 +236,8 @@ int train(TrainFlags &F) {
     }
     if (!R->Validation.is_null())
       Summary["validation"] = R->Validation["validation"];
+    if (!R->Native.is_null())
+      Summary["native"] = R->Native["native"];
     auto Text = serializeJson(Summary, "stdout");
     if (!Text)
       return reportError(Text.takeError());
@@ -218,6 +259,7 @@ int train(TrainFlags &F) {
   }
   if (!R->Validation.is_null())
     printValidation(R->Validation);
+  printNative(R->Native);
   return Success;
 }
 
@@ -301,6 +343,27 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   addEngineOption(Cmd, O.Engine,
                   "The replay engine (see 'mlgo-ra replay --help'); with 'flow', each "
                   "evaluation replays the whole trace unless --sample gives a shard");
+  Cmd->add_option("--measure-run", O.Native.Run,
+                  "Measure natively at the end (and with --validate): the whole program "
+                  "built with the best policy, the start policy and default, each run in "
+                  "turn with this shell command ('{program}' is the build's program) for "
+                  "--measure-rounds rounds, timed by CPU seconds; a 'native' record in "
+                  "log.jsonl and the summary. Runs should take a second or more: on a "
+                  "shared machine shorter ones measure mostly noise");
+  Cmd->add_option("--measure-corpus", O.Native.Corpus,
+                  "With --measure-run: the corpus of the whole program (every module the "
+                  "link needs; a subset corpus has only the traced ones)");
+  Cmd->add_option("--measure-link", O.Native.Link,
+                  "With --measure-run: the shell command that links a build's objects, run "
+                  "in its directory (the objects at the paths the corpus names, as "
+                  "'mlgo-ra compile' writes them), e.g. the program's own link command");
+  Cmd->add_option("--measure-program", O.Native.Program,
+                  "With --measure-run: the program the link writes, relative to a build's "
+                  "directory (default: the file name of --baseline)");
+  Cmd->add_option("--measure-rounds", O.Native.Rounds,
+                  "With --measure-run: rounds of runs, every build once a round")
+      ->default_val(O.Native.Rounds)
+      ->check(CLI::PositiveNumber);
   Cmd->add_flag("--load-dependences", O.LoadDependences,
                 "Replay with the traces' load dependences (see 'mlgo-ra replay --help')");
   Cmd->add_option("--clang", O.Clang, "The compiler")->default_val(O.Clang);

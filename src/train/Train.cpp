@@ -266,6 +266,12 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
     if (llvm::Error E = appendRecord(LogPath, *Validated))
       return E;
     Result.Validation = std::move(*Validated);
+    if (Opts.Native.enabled()) {
+      auto Measured = measureBestNatively(Opts);
+      if (!Measured)
+        return Measured.takeError();
+      Result.Native = std::move(*Measured);
+    }
   }
   Result.Steps = State.NextStep;
   Result.InitialSpeedup = State.InitialSpeedup;
@@ -387,6 +393,27 @@ llvm::Expected<Json> runValidation(const TrainOptions &Opts) {
   if (llvm::Error E = appendRecord(Out + "/" + TrainLogFile, *Validated))
     return E;
   return Validated;
+}
+
+llvm::Expected<Json> measureBestNatively(const TrainOptions &Opts) {
+  if (!Opts.Programs.empty())
+    return inputError("--measure-run", "measures the program of --corpus, --trace and "
+                                       "--baseline, not a run with jobs");
+  std::string Best = Opts.Output + "/" + TrainBestPolicyFile;
+  if (!llvm::sys::fs::exists(Best))
+    return inputError(Opts.Output, "has no best policy yet: nothing to measure");
+  std::vector<NativeCandidate> Candidates = {{"best", Best}};
+  if (Opts.Init != "default")
+    Candidates.push_back({"start", Opts.Init});
+  NativeMeasureOptions Native = Opts.Native;
+  if (Native.CacheDir.empty())
+    Native.CacheDir = Opts.CacheDir;
+  auto Record = measureNatively(Native, Candidates, Opts.Output + "/native");
+  if (!Record)
+    return Record.takeError();
+  if (llvm::Error E = appendRecord(Opts.Output + "/" + TrainLogFile, *Record))
+    return E;
+  return Record;
 }
 
 } // namespace mlgo

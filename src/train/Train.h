@@ -10,6 +10,7 @@
 #pragma once
 
 #include "Fitness.h"
+#include "NativeMeasure.h"
 #include "replay/EngineKind.h"
 #include "replay/SpanSettings.h"
 #include "support/Json.h"
@@ -84,6 +85,9 @@ struct TrainOptions {
   /// Replayed with the best policy at the end of the run (validation), beside the whole
   /// training trace.
   std::vector<HeldOutTrace> HeldOut;
+  /// Measured natively at the end of the run (and by train --validate): the best policy
+  /// and the start policy against `default` (NativeMeasure.h); off unless Run is set.
+  NativeMeasureOptions Native;
   /// Train on the ranks of an MPI job (mpirun); rank 0 leads.
   bool Mpi = false;
   /// Prints an error and returns the exit code, before an MPI job is aborted.
@@ -105,6 +109,8 @@ struct TrainResult {
   /// The log's validation record of the best policy (Validation.h); null if the run
   /// has no step.
   Json Validation;
+  /// The log's native measurement record ({"native": ...}); null without one.
+  Json Native;
 };
 
 /// Whether the programs' names are unique and usable as directory names.
@@ -133,5 +139,10 @@ llvm::Expected<Json> runValidation(const TrainOptions &Opts);
 /// record also <Directory>/report.md (the validation and the functions the best policy
 /// changes most). Returns the files written.
 llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Directory);
+
+/// Builds the best policy of the run in Opts.Output and its start policy, measures them
+/// natively against `default` (Opts.Native) in Opts.Output/native, and appends the
+/// record to the log; returns it.
+llvm::Expected<Json> measureBestNatively(const TrainOptions &Opts);
 
 } // namespace mlgo

@@ -11,6 +11,7 @@
 #include "support/InputFile.h"
 #include "support/OutputFile.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
@@ -34,6 +35,22 @@ std::optional<double> numberAt(const Json &Record, const char *Key, double Scale
   if (Value && std::isfinite(*Value * Scale))
     return Value;
   return std::nullopt;
+}
+
+/// The report's section of a native measurement (NativeMeasure.h), if there is one.
+std::string nativeMarkdown(const Json &Native) {
+  std::string Lines = describeNative(Native);
+  if (Lines.empty())
+    return "";
+  std::string Out = fmt::format(
+      "\n## Measured natively\n\nThe whole program built with each policy and with "
+      "`default`, run in turn (`{}`), each run timed by its CPU seconds. Median over rounds "
+      "of default/policy - 1 [interquartile range]; above noise when the range excludes "
+      "0.\n\n",
+      Native.value("run", std::string()));
+  for (llvm::StringRef Line : llvm::split(llvm::StringRef(Lines).rtrim('\n'), '\n'))
+    Out += "- " + Line.str() + "\n";
+  return Out;
 }
 
 /// A validation point: the best policy's speedup on one trace.
@@ -92,8 +109,13 @@ llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Direct
   llvm::SmallVector<llvm::StringRef> Lines;
   (*Buffer)->getBuffer().split(Lines, '\n', -1, false);
   std::map<double, Json> Validations; // by steps validated after
+  Json Native;                         // the last native measurement
   for (llvm::StringRef Line : Lines) {
     Json Record = Json::parse(Line.str(), nullptr, false);
+    if (Record.is_object() && Record.contains("native")) {
+      Native = Record["native"];
+      continue;
+    }
     if (Record.is_object() && Record.contains("validation")) {
       const Json &V = Record["validation"];
       if (std::optional<double> Steps = numberAt(V, "steps"))
@@ -236,7 +258,8 @@ llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Direct
   if (!Validations.empty()) {
     std::string Report = Directory.str() + "/report.md";
     if (llvm::Error E = writeFileAtomically(
-            Report, validationMarkdown(Validations.rbegin()->second, Directory)))
+            Report, validationMarkdown(Validations.rbegin()->second, Directory) +
+                        nativeMarkdown(Native)))
       return E;
     Written.push_back(Report);
   }
