@@ -367,7 +367,8 @@ constexpr uint64_t MaxSearch = 4096, MaxBooking = 1024;
 
 FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions,
                              const LoadWaits *Waits)
-    : CoreSimulator(NumFunctions), Model(Model), Waits(Waits), DispatchWidth(Model.dispatchWidth()),
+    : CoreSimulator(NumFunctions), Model(Model), Waits(Waits),
+      DispatchWidth(Model.dispatchWidth()),
       ReorderBufferSize(Model.reorderBuffer()),
       RetireLimit(Model.retireWidth() ? Model.retireWidth() : ~0u),
       MispredictPenalty(Model.mispredictPenalty()),
@@ -418,8 +419,10 @@ void FlowSimulator::applyLoadWaits(llvm::MutableArrayRef<Op> Segment,
   // The data loads match the traced binary's only if there are as many: register
   // allocation does not add or remove them, other changes (a frame pointer's reloads,
   // rematerialized loads) may.
-  auto DataLoads = llvm::make_filter_range(Segment, [](const Op &O) { return O.Full->DataLoad; });
-  if (Waits.empty() || size_t(std::distance(DataLoads.begin(), DataLoads.end())) != Waits.size())
+  auto DataLoads =
+      llvm::make_filter_range(Segment, [](const Op &O) { return O.Full->DataLoad; });
+  size_t Count = std::distance(DataLoads.begin(), DataLoads.end());
+  if (Waits.empty() || Count != Waits.size())
     return;
   size_t K = 0;
   for (Op &O : DataLoads) {

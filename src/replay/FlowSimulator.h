@@ -17,7 +17,8 @@
 ///    a stack slot; rbp counts as a frame pointer only while it points into the stack)
 ///    issues no sooner than the addresses of all older stores are known
 ///    (their base and index registers ready), since it may read what one of them
-///    writes. Because older instructions book resources first, younger ones take the
+///    writes (with the trace's load dependences, LoadWaits.h, only a data load that
+///    read what a recent store wrote does). Because older instructions book resources first, younger ones take the
 ///    cycles left over: oldest-first selection among ready instructions, as MCA's
 ///    scheduler does it. Instructions without latency or resources (and eliminated
 ///    register moves) are done at D, their values ready no sooner than their operands;
