@@ -13,7 +13,6 @@
 #include "train/Train.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Path.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
@@ -111,25 +110,6 @@ void printValidation(const Json &Record) {
         percent(T, "start_speedup"), T["changed_functions"].get<uint64_t>());
 }
 
-/// --measure-run's companions, checked before anything runs.
-llvm::Error checkNativeOptions(TrainOptions &O) {
-  NativeMeasureOptions &N = O.Native;
-  if (!N.enabled())
-    return llvm::Error::success();
-  if (!O.Programs.empty())
-    return inputError("--measure-run", "measures the program of --corpus, --trace and "
-                                       "--baseline, not a run with jobs");
-  if (N.Corpus.empty() || N.Link.empty())
-    return inputError("--measure-run", "needs --measure-corpus (every module of the "
-                                       "program) and --measure-link");
-  if (N.Program.empty())
-    N.Program = llvm::sys::path::filename(O.Baseline).str();
-  N.Clang = O.Clang;
-  N.Jobs = O.Jobs;
-  N.TimeoutSeconds = O.CompileTimeoutSeconds;
-  return llvm::Error::success();
-}
-
 void printNative(const Json &Record) {
   if (!Record.is_object() || !Record.contains("native"))
     return;
@@ -165,7 +145,7 @@ int train(TrainFlags &F) {
     return reportError(std::move(E));
   if (llvm::Error E = parseHeldOut(F))
     return reportError(std::move(E));
-  if (llvm::Error E = checkNativeOptions(F.Options))
+  if (llvm::Error E = checkNativeMeasurement(F.Options))
     return reportError(std::move(E));
   if (F.Options.CacheDir.empty())
     F.Options.CacheDir = defaultCacheDirectory();

@@ -19,6 +19,7 @@
 #include "support/ParallelWork.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -395,19 +396,36 @@ llvm::Expected<Json> runValidation(const TrainOptions &Opts) {
   return Validated;
 }
 
-llvm::Expected<Json> measureBestNatively(const TrainOptions &Opts) {
+llvm::Error checkNativeMeasurement(const TrainOptions &Opts) {
+  if (!Opts.Native.enabled())
+    return llvm::Error::success();
   if (!Opts.Programs.empty())
     return inputError("--measure-run", "measures the program of --corpus, --trace and "
                                        "--baseline, not a run with jobs");
+  if (Opts.Native.Corpus.empty() || Opts.Native.Link.empty())
+    return inputError("--measure-run", "needs --measure-corpus (every module of the "
+                                       "program) and --measure-link");
+  return llvm::Error::success();
+}
+
+llvm::Expected<Json> measureBestNatively(const TrainOptions &Opts) {
+  if (llvm::Error E = checkNativeMeasurement(Opts))
+    return E;
   std::string Best = Opts.Output + "/" + TrainBestPolicyFile;
   if (!llvm::sys::fs::exists(Best))
     return inputError(Opts.Output, "has no best policy yet: nothing to measure");
   std::vector<NativeCandidate> Candidates = {{"best", Best}};
   if (Opts.Init != "default")
     Candidates.push_back({"start", Opts.Init});
+  // The run's compiler and limits; the program named as the traced binary is.
   NativeMeasureOptions Native = Opts.Native;
+  if (Native.Program.empty())
+    Native.Program = llvm::sys::path::filename(Opts.Baseline).str();
   if (Native.CacheDir.empty())
     Native.CacheDir = Opts.CacheDir;
+  Native.Clang = Opts.Clang;
+  Native.Jobs = Opts.Jobs;
+  Native.TimeoutSeconds = Opts.CompileTimeoutSeconds;
   auto Record = measureNatively(Native, Candidates, Opts.Output + "/native");
   if (!Record)
     return Record.takeError();

@@ -140,6 +140,9 @@ llvm::Expected<Json> runValidation(const TrainOptions &Opts);
 /// changes most). Returns the files written.
 llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Directory);
 
+/// Whether Opts.Native can measure this run (before training: at once).
+llvm::Error checkNativeMeasurement(const TrainOptions &Opts);
+
 /// Builds the best policy of the run in Opts.Output and its start policy, measures them
 /// natively against `default` (Opts.Native) in Opts.Output/native, and appends the
 /// record to the log; returns it.
