@@ -141,6 +141,18 @@ uint64_t lackeyCount(const std::string &Program, const std::string &Dir) {
   return std::stoull(Digits);
 }
 
+/// A quiet recording of \p Binary run without arguments, with the built tool.
+TraceRecordOptions recordOptions(const std::string &Binary, const std::string &Output) {
+  TraceRecordOptions Opts;
+  Opts.Binary = Binary;
+  Opts.Command = {Binary};
+  Opts.Output = Output;
+  Opts.Valgrind = MLGO_TEST_VALGRIND;
+  Opts.ValgrindLibDir = MLGO_TEST_VALGRIND_LIB_DIR;
+  Opts.ShowProgress = false;
+  return Opts;
+}
+
 } // namespace
 
 TEST_CASE("trace record follows each thread of a threaded program exactly", "[trace]") {
@@ -155,13 +167,7 @@ TEST_CASE("trace record follows each thread of a threaded program exactly", "[tr
   REQUIRE(Built.ExitCode == 0);
   std::string Program = Dir + "/threads";
 
-  TraceRecordOptions Opts;
-  Opts.Binary = Program;
-  Opts.Command = {Program};
-  Opts.Output = Dir + "/threads.bbtrace";
-  Opts.Valgrind = MLGO_TEST_VALGRIND;
-  Opts.ValgrindLibDir = MLGO_TEST_VALGRIND_LIB_DIR;
-  Opts.ShowProgress = false;
+  TraceRecordOptions Opts = recordOptions(Program, Dir + "/threads.bbtrace");
   TraceRecordResult Recorded = requireOk(runTraceRecord(Opts));
   CHECK(Recorded.ProgramExitCode == 0);
 
@@ -237,20 +243,13 @@ TEST_CASE("trace record follows each thread of a threaded program exactly", "[tr
   CHECK(Total + 1000 > Lackey);
   CHECK(Lackey + 1000 > Total);
 }
-#endif
 
-#ifdef MLGO_TEST_VALGRIND_LIB_DIR
 TEST_CASE("trace record --keep-unmapped keeps the code of every unmapped instruction",
           "[trace]") {
   initializeTargets();
   std::string Dir = makeTempDir("record-unmapped");
-  TraceRecordOptions Opts;
-  Opts.Binary = buildTestProgram("libc_loops", Dir);
-  Opts.Command = {Opts.Binary};
-  Opts.Valgrind = MLGO_TEST_VALGRIND;
-  Opts.ValgrindLibDir = MLGO_TEST_VALGRIND_LIB_DIR;
-  Opts.ShowProgress = false;
-  Opts.Output = Dir + "/counted.bbtrace";
+  TraceRecordOptions Opts =
+      recordOptions(buildTestProgram("libc_loops", Dir), Dir + "/counted.bbtrace");
   TraceRecordResult Counted = requireOk(runTraceRecord(Opts));
   Opts.Output = Dir + "/kept.bbtrace";
   Opts.KeepUnmappedCode = true;
@@ -336,13 +335,7 @@ int main(int argc, char **argv) {
                        " -O2 -fno-vectorize -fno-unroll-loops -fbasic-block-address-map p.c -o p",
                    Dir)
               .ExitCode == 0);
-  TraceRecordOptions Opts;
-  Opts.Binary = Dir + "/p";
-  Opts.Command = {Opts.Binary};
-  Opts.Valgrind = MLGO_TEST_VALGRIND;
-  Opts.ValgrindLibDir = MLGO_TEST_VALGRIND_LIB_DIR;
-  Opts.ShowProgress = false;
-  Opts.Output = Dir + "/p.bbtrace";
+  TraceRecordOptions Opts = recordOptions(Dir + "/p", Dir + "/p.bbtrace");
   TraceRecordResult Result = requireOk(runTraceRecord(Opts));
   CHECK(Result.LoadDependencesKept);
   CHECK(readFile(Opts.Output)[8] == 3);
