@@ -31,7 +31,6 @@ public:
       return {};
     return llvm::ArrayRef(Waits).slice(First[Segment], Count[Segment]);
   }
-  bool empty() const { return Waits.empty(); }
 
 private:
   static constexpr uint32_t NoLoads = ~uint32_t(0);

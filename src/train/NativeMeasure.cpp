@@ -1,11 +1,11 @@
 #include "NativeMeasure.h"
+#include "compile/ChildProcess.h"
 #include "compile/Variant.h"
 #include "policy/Policy.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -55,17 +55,6 @@ llvm::Expected<TimedRun> runTimed(const std::string &Command, const std::string 
   return R;
 }
 
-std::string exitDescription(int Status) {
-  if (WIFEXITED(Status))
-    return fmt::format("exited with code {}", WEXITSTATUS(Status));
-  return fmt::format("was killed by signal {}", WTERMSIG(Status));
-}
-
-std::string readText(const std::string &Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path);
-  return Buffer ? (*Buffer)->getBuffer().str() : std::string();
-}
-
 /// The value below which a share \p Q of the sorted \p V lies (linear interpolation).
 double quantile(const std::vector<double> &V, double Q) {
   double At = Q * (V.size() - 1);
@@ -96,7 +85,7 @@ llvm::Error build(const Build &B, const VariantPlan &Plan, const NativeMeasureOp
     return Linked.takeError();
   if (Linked->Status != 0)
     return stageError("{}: the link command {} (see {}/link.err)", B.Name,
-                      exitDescription(Linked->Status), B.Directory);
+                      ChildProcess::describe(Linked->Status), B.Directory);
   if (!llvm::sys::fs::can_execute(B.Program))
     return stageError("{}: the link command made no program {}", B.Name, B.Program);
   return llvm::Error::success();
@@ -155,10 +144,13 @@ llvm::Expected<Json> measureNatively(const NativeMeasureOptions &Opts,
       return R.takeError();
     if (R->Status != 0)
       return stageError("{}: the run command {} (see {}/run.err)", B.Name,
-                        exitDescription(R->Status), B.Directory);
+                        ChildProcess::describe(R->Status), B.Directory);
+    auto Printed = readRegularFile(Out);
+    if (!Printed)
+      return Printed.takeError();
     if (&B == &Builds.front())
-      Expected = readText(Out);
-    else if (readText(Out) != Expected)
+      Expected = (*Printed)->getBuffer().str();
+    else if ((*Printed)->getBuffer() != Expected)
       return stageError("{}: the program prints other output than the default build's "
                         "({} against {}/run.out)",
                         B.Name, Out, Builds.front().Directory);
@@ -173,7 +165,7 @@ llvm::Expected<Json> measureNatively(const NativeMeasureOptions &Opts,
         return R.takeError();
       if (R->Status != 0)
         return stageError("{}: the run command {} in round {} (see {}/run.err)", B.Name,
-                          exitDescription(R->Status), Round + 1, B.Directory);
+                          ChildProcess::describe(R->Status), Round + 1, B.Directory);
       B.Seconds.push_back(R->CpuSeconds);
     }
 
