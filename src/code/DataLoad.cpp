@@ -1,4 +1,5 @@
 #include "DataLoad.h"
+#include "MemoryOperand.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -12,11 +13,11 @@ bool isDataLoad(const llvm::MCInst &Inst, const llvm::MCInstrInfo &MII,
   llvm::StringRef Name = MII.getName(Inst.getOpcode());
   if (Name.starts_with("POP") || Name.starts_with("LEAVE"))
     return false;
-  // x86's memory operand is five: base, scale, index, displacement, segment.
-  for (unsigned I = 0; I < Desc.getNumOperands() && I < Inst.getNumOperands(); ++I)
-    if (Desc.operands()[I].OperandType == llvm::MCOI::OPERAND_MEMORY)
-      return !(Inst.getOperand(I).isReg() && Inst.getOperand(I).getReg() == StackPointer);
-  return true;
+  std::optional<unsigned> Memory = memoryOperand(Inst, Desc);
+  if (!Memory)
+    return true;
+  const llvm::MCOperand &Base = Inst.getOperand(*Memory);
+  return !(Base.isReg() && Base.getReg() == StackPointer);
 }
 
 } // namespace mlgo

@@ -3,6 +3,7 @@
 /// instructions.
 #include "Disassembler.h"
 #include "DataLoad.h"
+#include "MemoryOperand.h"
 #include "support/Error.h"
 
 #include "llvm/MC/MCAsmInfo.h"
@@ -98,19 +99,16 @@ StackSlotAccess Disassembler::stackSlotAccess(const llvm::MCInst &Inst) const {
   const llvm::MCInstrDesc &Desc = MII->get(Inst.getOpcode());
   if (!Desc.mayLoad() && !Desc.mayStore())
     return Access;
-  // x86's memory operand is five: base, scale, index, displacement, segment.
-  for (unsigned I = 0; I < Desc.getNumOperands() && I + 4 < Inst.getNumOperands(); ++I) {
-    if (Desc.operands()[I].OperandType != llvm::MCOI::OPERAND_MEMORY)
-      continue;
-    const llvm::MCOperand &Base = Inst.getOperand(I), &Index = Inst.getOperand(I + 2),
-                          &Segment = Inst.getOperand(I + 4);
-    bool OnFrame = Base.isReg() && (Base.getReg() == FrameRegisters[0] ||
-                                    Base.getReg() == FrameRegisters[1]);
-    if (OnFrame && Index.isReg() && !Index.getReg() && Segment.isReg() && !Segment.getReg()) {
-      Access.Stores = Desc.mayStore();
-      Access.Loads = Desc.mayLoad();
-    }
-    break;
+  std::optional<unsigned> I = memoryOperand(Inst, Desc);
+  if (!I)
+    return Access;
+  const llvm::MCOperand &Base = Inst.getOperand(*I), &Index = Inst.getOperand(*I + 2),
+                        &Segment = Inst.getOperand(*I + 4);
+  bool OnFrame = Base.isReg() && (Base.getReg() == FrameRegisters[0] ||
+                                  Base.getReg() == FrameRegisters[1]);
+  if (OnFrame && Index.isReg() && !Index.getReg() && Segment.isReg() && !Segment.getReg()) {
+    Access.Stores = Desc.mayStore();
+    Access.Loads = Desc.mayLoad();
   }
   return Access;
 }

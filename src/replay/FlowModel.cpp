@@ -3,6 +3,7 @@
 /// descriptions, from mca::InstrBuilder.
 #include "FlowModel.h"
 #include "code/DataLoad.h"
+#include "code/MemoryOperand.h"
 #include "support/Error.h"
 
 #include "llvm/ADT/Hashing.h"
@@ -309,20 +310,17 @@ void FlowModel::followFrame(const llvm::MCInst &Inst, FlowInstruction &D,
     NoReg[I] = reg(I).isReg() && !reg(I).getReg();
 
   // A memory operand: base, scale, index, displacement, segment.
-  for (unsigned I = 0; I < Desc.getNumOperands() && I + 4 < Inst.getNumOperands(); ++I) {
-    if (Desc.operands()[I].OperandType != llvm::MCOI::OPERAND_MEMORY)
-      continue;
-    for (unsigned Address : {I, I + 2})
+  if (std::optional<unsigned> I = memoryOperand(Inst, Desc)) {
+    for (unsigned Address : {*I, *I + 2})
       if (reg(Address).isReg() && reg(Address).getReg())
         for (uint16_t Unit : units(reg(Address).getReg()))
           D.AddressUnits.push_back(Unit);
-    FramePointer Base = frameOf(reg(I));
-    if (Base != NoPointer && reg(I + 2).isReg() && !reg(I + 2).getReg() &&
-        reg(I + 3).isImm() && reg(I + 4).isReg() && !reg(I + 4).getReg()) {
+    FramePointer Base = frameOf(reg(*I));
+    if (Base != NoPointer && reg(*I + 2).isReg() && !reg(*I + 2).getReg() &&
+        reg(*I + 3).isImm() && reg(*I + 4).isReg() && !reg(*I + 4).getReg()) {
       D.Slot = Base;
-      D.SlotOffset = reg(I + 3).getImm();
+      D.SlotOffset = reg(*I + 3).getImm();
     }
-    break;
   }
 
   if (Desc.isCall() || Name.starts_with("PUSH64")) {
