@@ -602,7 +602,7 @@ static IRSB *mt_instrument(VgCallbackClosure *closure, IRSB *sb_in,
    UChar lens[MT_MAX_INSTRS];
    UChar exit_counts[MT_MAX_EXITS];
    UInt n_instrs = 0, n_exits = 0, first_exit_id, i, exit_no;
-   Addr first_addr = 0, next_addr = 0;
+   Addr first_addr = 0, next_addr = 0, instr_addr = 0;
    IRSB *sb_out;
 
    if (gWordTy != hWordTy)
@@ -642,14 +642,13 @@ static IRSB *mt_instrument(VgCallbackClosure *closure, IRSB *sb_in,
    sb_out = deepCopyIRSBExceptStmts(sb_in);
    n_instrs = 0;
    exit_no = 0;
-   next_addr = 0; /* now: the current instruction's address */
    for (i = 0; i < (UInt)sb_in->stmts_used; i++) {
       IRStmt *st = sb_in->stmts[i];
       if (st->tag == Ist_IMark) {
          n_instrs++;
-         next_addr = (Addr)st->Ist.IMark.addr;
+         instr_addr = (Addr)st->Ist.IMark.addr;
       } else if (clo_loads && n_instrs > 0)
-         add_access_calls(sb_out, st, next_addr);
+         add_access_calls(sb_out, st, instr_addr);
       if (st->tag == Ist_Exit && n_instrs > 0) {
          add_run_call(sb_out, first_exit_id + exit_no, n_instrs,
                       st->Ist.Exit.guard);
