@@ -41,9 +41,6 @@ public:
 
 private:
   static constexpr uint32_t Unseen = ~uint32_t(0);
-  /// predicts() for a site that went more than one way: by the tables, the plain
-  /// guess (right or not: \p PlainRight) where they hold nothing for its path.
-  bool predictsByPath(uint32_t Site, uint32_t Next, bool PlainRight);
   struct Guess {
     uint32_t Next = Unseen;
     bool Confident = false;
@@ -64,6 +61,10 @@ private:
     /// hold entries for it, and are they looked at (most sites always go one way).
     bool Varies = false;
   };
+  /// predicts() for a site that went more than one way: by the tables, the plain
+  /// guess (right or not: \p PlainRight) where they hold nothing for its path.
+  bool predictsByPath(uint32_t Site, uint32_t Next, bool PlainRight);
+
   std::vector<PerSite> BySite;
   std::vector<Tagged> ByPath; ///< the tables, one after another
   /// The path: each transfer's hash, in a ring, and per table the polynomial hash of

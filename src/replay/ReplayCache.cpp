@@ -18,11 +18,11 @@ namespace {
 
 constexpr const char *Format = "mlgo-ra.replay.cached";
 /// Bump when what a replay computes changes (MCA settings, attribution, refill).
-constexpr int Version = 10; // 2: --stack-engine in the key; 3: the trace by its hash; 4: the
-                           // engine; 5: the flow engine books resources by unit masks; 6:
-                           // it eliminates Intel's register moves; 7: stores out of order, loads
-                           // behind unknown store addresses; 8: branch mispredictions; 9: load
-                           // dependences; 10: the tagged branch predictor
+// 2: --stack-engine in the key; 3: the trace by its hash; 4: the engine; 5: the flow
+// engine books resources by unit masks; 6: it eliminates Intel's register moves; 7:
+// stores out of order, loads behind unknown store addresses; 8: branch mispredictions;
+// 9: load dependences; 10: the tagged branch predictor.
+constexpr int Version = 10;
 constexpr const char *EventsMagic = "MLGOEVC1";
 
 std::string pathOf(llvm::StringRef Dir, llvm::StringRef Key, llvm::StringRef Suffix) {
