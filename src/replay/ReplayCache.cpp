@@ -21,8 +21,9 @@ constexpr const char *Format = "mlgo-ra.replay.cached";
 // 2: --stack-engine in the key; 3: the trace by its hash; 4: the engine; 5: the flow
 // engine books resources by unit masks; 6: it eliminates Intel's register moves; 7:
 // stores out of order, loads behind unknown store addresses; 8: branch mispredictions;
-// 9: load dependences; 10: the tagged branch predictor.
-constexpr int Version = 10;
+// 9: load dependences; 10: the tagged branch predictor; 11: a register xor takes one
+// cycle, a rotate by an immediate one micro-op.
+constexpr int Version = 11;
 constexpr const char *EventsMagic = "MLGOEVC1";
 
 std::string pathOf(llvm::StringRef Dir, llvm::StringRef Key, llvm::StringRef Suffix) {
