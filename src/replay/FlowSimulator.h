@@ -32,6 +32,8 @@
 ///    pointer (McaTarget's --stack-engine for MCA);
 ///  - move elimination where the model declares none (LLVM's Intel models):
 ///    register-to-register moves are renamed away (FlowModel.cpp);
+///  - what this host measured otherwise than LLVM's Golden Cove model says: a register
+///    xor takes one cycle, a rotate by an immediate one micro-op (FlowModel.cpp);
 ///  - branch mispredictions: after a transfer of control that the thread's predictor
 ///    got wrong (RefilledCode::Mispredicted, BranchPredictor.h), no younger instruction
 ///    dispatches before the previous event's last jump or call completes plus the
