@@ -3,14 +3,7 @@
    3 cycles each on every x86-64 core of the last decade (Intel since Sandy Bridge, AMD
    since Zen), timed by the process's CPU clock; the best of 7 runs of 0.1 s or so.
    Prints the rate in GHz. Built and run by bench/ipc. */
-#include <stdio.h>
-#include <time.h>
-
-static double cpu_seconds(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-  return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
-}
+#include "loop-cycles.h"
 
 int main(void) {
   const long iterations = 100000000; /* 2 multiplies each: 6 cycles */

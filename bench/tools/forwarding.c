@@ -1,50 +1,25 @@
 /* bench/tools/forwarding.c: what a spill and its reload cost on this core, on the
-   critical path. Each pattern is a loop whose one dependence chain runs through an
-   ALU operation or two (1 cycle each), a store to a stack slot and a load from it; the cycles per
-   iteration (CPU seconds x the clock given as argv[1] in GHz, bench/tools/
+   critical path. Each pattern is a loop whose one dependence chain runs through an ALU
+   operation or two (1 cycle each), a store to a stack slot and a load from it; the
+   cycles per iteration (CPU seconds x the clock given as argv[1] in GHz, bench/tools/
    clock-rate.c) less the chain's ALU cycles are the store-to-load path. A core that
    forwards from its store buffer takes 4-5 cycles there; one that renames memory (the
    reload's register aliased to the stored one's) close to 0. Built and run by bench/ipc:
    the flow engine's forwarding rule (FlowSimulator.h) should agree with it. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+#include "loop-cycles.h"
 
-static double cpu_seconds(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-  return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
-}
-
-enum { Iterations = 50000000 };
-
-/* The least CPU seconds of 5 runs of BODY in a loop (x: the chain's register, y: a
-   second one, p: a pointer to a buffer). */
+/* Prints the cycles a pass of BODY (x: %1, y: %2, p: %7) and those left for the
+   store-to-load path after the chain's ALU cycles. */
 #define PATTERN(ghz, alu, text, body)                                                  \
   do {                                                                                 \
-    double best = 1e30;                                                                \
-    for (int run = 0; run < 5; ++run) {                                                \
-      long left = Iterations, x = 1, y = 2, buffer[8] = {0}, *p = buffer;              \
-      double began = cpu_seconds();                                                    \
-      __asm__ volatile("1:\n\t" body "\n\tsub $1, %0\n\tjnz 1b"                        \
-                       : "+r"(left), "+r"(x), "+r"(y), "+r"(p)                          \
-                       :                                                               \
-                       : "memory");                                                    \
-      double took = cpu_seconds() - began;                                             \
-      if (took < best)                                                                 \
-        best = took;                                                                   \
-    }                                                                                  \
-    double cycles = best * (ghz)*1e9 / Iterations;                                     \
-    printf("%-58s %5.2f cycles a loop, store to load %5.2f\n", text, cycles,          \
+    double cycles;                                                                     \
+    LOOP_CYCLES(ghz, body, cycles);                                                    \
+    printf("%-58s %5.2f cycles a loop, store to load %5.2f\n", text, cycles,         \
            cycles - (alu));                                                            \
   } while (0)
 
 int main(int argc, char **argv) {
-  double ghz = argc > 1 ? atof(argv[1]) : 0;
-  if (ghz <= 0) {
-    fprintf(stderr, "usage: %s CLOCK_GHZ\n", argv[0]);
-    return 2;
-  }
+  double ghz = clock_argument(argc, argv);
   PATTERN(ghz, 1, "xor x; spill x to [rsp-8]; reload x",
           "xor $5, %1\n\tmov %1, -8(%%rsp)\n\tmov -8(%%rsp), %1");
   PATTERN(ghz, 2, "xor x; spill x; reload y; x = y + 1 (lea)",
@@ -59,6 +34,6 @@ int main(int argc, char **argv) {
   PATTERN(ghz, 2, "xor x; spill x; x ^= [rsp-8] (folded reload)",
           "xor $5, %1\n\tmov %1, -8(%%rsp)\n\txor -8(%%rsp), %1");
   PATTERN(ghz, 1, "xor x; store x to [p+8]; load x",
-          "xor $5, %1\n\tmov %1, 8(%3)\n\tmov 8(%3), %1");
+          "xor $5, %1\n\tmov %1, 8(%7)\n\tmov 8(%7), %1");
   return 0;
 }
