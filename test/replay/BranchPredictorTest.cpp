@@ -25,6 +25,12 @@ uint64_t mispredictions(const std::function<uint32_t(uint64_t)> &Pattern,
   return Wrong;
 }
 
+/// The next state of a fixed linear congruential generator: the same numbers every
+/// run. Its top bits are the random ones.
+uint64_t nextRandom(uint64_t &State) {
+  return State = State * 6364136223846793005ull + 1442695040888963407ull;
+}
+
 } // namespace
 
 TEST_CASE("branch predictor: regular patterns are learned", "[replay][branch]") {
@@ -54,10 +60,8 @@ TEST_CASE("branch predictor: a random branch is mispredicted half the time",
   // A fixed linear congruential generator's top bit: the same outcomes every run.
   uint64_t State = 12345;
   std::vector<uint32_t> Random(4000);
-  for (uint32_t &Next : Random) {
-    State = State * 6364136223846793005ull + 1442695040888963407ull;
-    Next = 7 + uint32_t(State >> 63);
-  }
+  for (uint32_t &Next : Random)
+    Next = 7 + uint32_t(nextRandom(State) >> 63);
   uint64_t Wrong =
       mispredictions([&](uint64_t N) { return Random[N]; }, Random.size());
   CHECK(Wrong > Random.size() * 4 / 10);
@@ -73,10 +77,8 @@ TEST_CASE("branch predictor: an interpreter's dispatch is learned over a few run
   // runs (bench/ipc: the interpreter example runs 3.5 instructions a cycle).
   uint64_t State = 99;
   std::vector<uint32_t> Program(40);
-  for (uint32_t &Kind : Program) {
-    State = State * 6364136223846793005ull + 1442695040888963407ull;
-    Kind = uint32_t(State >> 61);
-  }
+  for (uint32_t &Kind : Program)
+    Kind = uint32_t(nextRandom(State) >> 61);
   BranchPredictor Predictor;
   std::vector<uint64_t> WrongByRun;
   for (int Run = 0; Run < 10; ++Run) {
