@@ -2,7 +2,7 @@
 """bench/lib/headroom.py: the sampling and the analysis of bench/train-headroom.
 
   headroom.py sample DIR --mlgo M --perturb P --samples N --sigmas S... [--jobs J]
-      [--mcpu CPU] [--seed-base B] [--objdump LLVM_OBJDUMP]
+      [--mcpu CPU] [--replay-flag F]... [--seed-base B] [--objdump LLVM_OBJDUMP]
     DIR is a prepared program (bench/lib/programs.sh: subset/, train.bbtrace, build/).
     Writes DIR/policies/*.json (perturbations of `initial`), compiles the subset with each
     policy and with default, initial and poor (--record-decisions), replays the training
@@ -107,7 +107,7 @@ def replay_command(args, d, trace, *variants):
     functions the subset lacks with the traced binary's code, as JSON."""
     return [args.mlgo, "replay", "--trace", os.path.join(d, trace), *variants, "--exact",
             "--json", "--mcpu", args.mcpu, "--on-cfg-mismatch", "baseline", "-j", "1",
-            "--cache-dir", os.path.join(d, "cache")]
+            "--cache-dir", os.path.join(d, "cache"), *args.replay_flag]
 
 
 def evaluate(args, d, policy, name, keep):
@@ -373,7 +373,7 @@ def table(args):
             s["decisions_changed_max"], s["decisions_initial"], s["failed"])))
     if not rows:
         fail("no program done in %s" % args.out)
-    head = ("Predicted by `mlgo-ra replay --exact` (flow engine, `--mcpu %s`) on the training "
+    head = ("Predicted by `mlgo-ra replay --exact` (flow engine, `--mcpu %s`%s) on the training "
             "trace: speedup over `default`. Best sampled: the best perturbation of `initial` "
             "(with the functions whose code differs from default's, and its eviction "
             "decisions unlike initial's at the same observation). Oracle mix: each traced "
@@ -390,7 +390,8 @@ def table(args):
             "best per σ | oracle mix | strict mix | module mix, replayed | top headroom (default→best cycles, share "
             "of the program) | policies: code, cycles differ | functions: code, cycles "
             "changed | decisions changed | failed |\n"
-            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" % args.mcpu)
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+            % (args.mcpu, "".join(" `%s`" % f for f in args.replay_flag)))
     with open(os.path.join(args.out, "table.md"), "w") as f:
         f.write(head + "\n".join(rows) + "\n")
     with open(os.path.join(args.out, "result.tsv"), "w") as f:
@@ -410,11 +411,14 @@ def main():
     s.add_argument("--seed-base", type=int, default=0)
     s.add_argument("--jobs", type=int, default=2)
     s.add_argument("--mcpu", default="skylake")
+    s.add_argument("--replay-flag", action="append", default=[],
+                   help="one more option of every replay (repeatable)")
     s.add_argument("--objdump", default="llvm-objdump")
     t = sub.add_parser("table")
     t.add_argument("out")
     t.add_argument("programs", nargs="+")
     t.add_argument("--mcpu", default="skylake")
+    t.add_argument("--replay-flag", action="append", default=[])
     args = p.parse_args()
     if args.command == "sample":
         if args.samples < 1 or args.jobs < 1 or any(not x > 0 for x in args.sigmas):

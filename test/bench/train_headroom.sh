@@ -33,9 +33,9 @@ check "  the table has crypto's row" grep -q '^| crypto | [0-9]* | ' "$work/run/
 
 # The sample at σ 1 with seed 3, compiled and replayed by hand.
 policy=$dir/policies/s1-3.json
-cycles() { # cycles VARIANT: its cycles on the training trace, replayed as the bench does
+cycles() { # cycles VARIANT [OPTION...]: its cycles on the training trace, as the bench
   "$MLGO_RA" replay --trace "$dir/train.bbtrace" --code "$1" --exact --json --mcpu skylake \
-    --on-cfg-mismatch baseline | grep -m1 -o '"cycles": [0-9]*' | grep -o '[0-9]*$'
+    --on-cfg-mismatch baseline "${@:2}" | grep -m1 -o '"cycles": [0-9]*' | grep -o '[0-9]*$'
 }
 "$MLGO_RA" compile --corpus "$dir/subset" --policy "$policy" -o "$work/hand" >/dev/null 2>&1
 hand=$(cycles "$work/hand")
@@ -51,6 +51,22 @@ m = json.load(open('$dir/mix.json'))
 same = all(filecmp.cmp('$dir/variants/mix/' + o, '$dir/variants/%s/%s' % (p, o),
                        shallow=False) for o, p in m['modules'].items())
 sys.exit(not (same and len(m['modules']) == 4 and m['cycles'] == $mixed))"
+
+# REPLAY_FLAGS: every replay with them, as by hand.
+REPLAY_FLAGS=--load-dependences run headroom --reuse -o "$work/run" crypto
+check "REPLAY_FLAGS=--load-dependences succeeds" [ "$code" = 0 ]
+hand=$(cycles "$work/hand" --load-dependences)
+check "  a sample's cycles are replay's with them by hand ($hand)" \
+  [ "$(field s1-3 'r["cycles"]')" = "$hand" ]
+all_with_flag() { # each of the 7 policies replayed, and every replay with the flag
+  local replays
+  replays=$(grep -h '^== .* replay ' "$dir"/log/*.txt)
+  [ "$(wc -l <<<"$replays")" -ge 7 ] &&
+    [ "$(grep -c -- ' --load-dependences' <<<"$replays")" = "$(wc -l <<<"$replays")" ]
+}
+check "  every replay of the 7 policies had them" all_with_flag
+check "  and the table says so" \
+  grep -qF '(flow engine, `--mcpu skylake` `--load-dependences`)' "$work/run/table.md"
 
 run headroom -o "$work/run" sha3
 check "an unknown program is an error" is 2 "bench/train-headroom: unknown program sha3"
