@@ -14,8 +14,16 @@
 ///
 /// Usage: accuracy-stats --variants VARIANTS.tsv --runs RUNS.tsv... [--svg PLOT.svg]
 ///        accuracy-stats --speedups-only --variants VARIANTS.tsv --runs RUNS.tsv...
+///          [--against NAME]
 ///   the measured speedups alone, one line per measured variant (bench/train-native):
-///   "workload variant predicted measured low high rounds", fractions.
+///   "workload variant predicted measured low high rounds", fractions. With --against
+///   (paired runs), each other variant's speedup is over NAME, a second copy of the
+///   baseline's code called as the variants are, not over the baseline: the baseline,
+///   called between all the others, runs up to a few tenths of a percent slower or
+///   faster than its own code called as a variant (bench/README.md). Per round, each
+///   build's speed is the geometric mean of its two neighbouring baseline calls over its
+///   own; the variant's speedup over NAME is the ratio of the two. NAME's own line is
+///   still over the baseline: that bias.
 /// VARIANTS.tsv: "workload variant status predicted note..." per line, status one of
 ///   variant (counted), control (the baseline's own code: shows the noise; not
 ///   counted) or dropped (not measured; predicted "-"), predicted a fraction.
@@ -265,6 +273,10 @@ int main(int Argc, char **Argv) {
   App.add_option("--svg", SvgPath, "Where to draw the scatter plot");
   App.add_flag("--speedups-only", SpeedupsOnly,
                "Print only each variant's measured speedup and quartiles (TSV)");
+  std::string Against;
+  App.add_option("--against", Against,
+                 "Paired runs: the variant (a copy of the baseline's code) the others' "
+                 "speedups are over, round by round, instead of the baseline");
   CLI11_PARSE(App, Argc, Argv);
 
   std::vector<Variant> Variants = readVariants(VariantsPath);
@@ -275,6 +287,8 @@ int main(int Argc, char **Argv) {
   if (Metrics.size() != 1)
     fail("the runs must all use one metric (found " + std::to_string(Metrics.size()) + ")");
   std::string Metric = *Metrics.begin();
+  if (!Against.empty() && Metric != "paired")
+    fail("--against takes paired runs (bench/measure-paired), not the metric " + Metric);
 
   std::vector<std::string> Workloads;
   for (const Variant &V : Variants)
@@ -302,6 +316,11 @@ int main(int Argc, char **Argv) {
       Paired ? "[low, high] the 95% confidence interval of the median of the processes' "
                "medians"
              : "[Q1, Q3] its interquartile range");
+  if (!Against.empty())
+    Say("Over %s: each variant's speed (the geometric mean of its two neighbouring "
+        "baseline calls over its own) over %s's in the same round, %s itself over the "
+        "baseline.\n\n",
+        Against.c_str(), Against.c_str(), Against.c_str());
   Say("| workload | rounds | baseline median | baseline IQR |\n|---|---|---|---|\n");
   // workload -> variant -> its speedups over the baseline runs beside it
   std::map<std::string, std::map<std::string, std::vector<double>>> BesideBaseline;
@@ -313,6 +332,7 @@ int main(int Argc, char **Argv) {
       std::vector<std::pair<std::string, double>> Order;
       for (auto &[Sequence, Run] : R.BySequence)
         Order.push_back(Run);
+      std::map<std::string, double> Speed; // --against: each build's, this round
       for (size_t I = 0; I < Order.size(); ++I) {
         if (Order[I].first == "baseline") {
           Base.push_back(Order[I].second);
@@ -325,6 +345,11 @@ int main(int Argc, char **Argv) {
         // Paired, each neighbour on its own: calls of 5 ms have a long right tail
         // (interrupts), and the mean of two has a higher median than one call, which
         // made a build measured against its own code look 0.1-0.4% faster.
+        if (!Against.empty())
+          Speed[Order[I].first] =
+              std::sqrt(Order[I - 1].second * Order[I + 1].second) / Order[I].second;
+        if (!Against.empty() && Order[I].first != Against)
+          continue; // over Against, below, once the round is read
         std::vector<double> Speedups;
         if (Paired)
           Speedups = {Order[I - 1].second / Order[I].second - 1,
@@ -336,6 +361,17 @@ int main(int Argc, char **Argv) {
           ByProcess[W][Order[I].first][R.Process].push_back(Speedup);
         }
       }
+      if (Against.empty())
+        continue;
+      auto Reference = Speed.find(Against);
+      if (Reference == Speed.end())
+        fail(W + ": round " + std::to_string(Round) + ": no run of " + Against +
+             " (--against)");
+      for (auto &[Name, Of] : Speed)
+        if (Name != Against) {
+          BesideBaseline[W][Name].push_back(Of / Reference->second - 1);
+          ByProcess[W][Name][R.Process].push_back(Of / Reference->second - 1);
+        }
     }
     if (Base.empty())
       fail(W + ": no runs of the baseline");
@@ -446,7 +482,8 @@ int main(int Argc, char **Argv) {
     for (const Variant *V : Counted) {
       std::vector<double> Halves[2];
       for (size_t I = 0; I < V->Speedups.size(); ++I)
-        Halves[(Paired ? I / 2 : I) % 2].push_back(V->Speedups[I]); // by round
+        // by round: paired, two speedups a round unless --against
+        Halves[(Paired && Against.empty() ? I / 2 : I) % 2].push_back(V->Speedups[I]);
       if (Halves[1].empty())
         continue;
       Odd.push_back(median(Halves[0]));

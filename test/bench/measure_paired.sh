@@ -52,8 +52,30 @@ check "  every build once a round" \
   [ "$(awk '!/^#/ && $3 % 2 == 1 { print $2, $4 }' "$work/runs.tsv" | sort -u | wc -l)" = 24 ]
 check "it says which rounds each process runs" \
   grep -q "^bench/measure-paired: p: rounds 9-12 of 12 (layout 2)$" <<<"$err"
-check "  each in a layout of its own (8 by default, one a process at most)" \
+check "  each in a layout of its own by default" \
   grep -q "^bench/measure-paired: p: rounds 5-8 of 12 (layout 1)$" <<<"$err"
+seed=$(sed -n 's/^bench\/measure-paired: p: 3 layouts, seed \([0-9]*\) (LAYOUT_SEED)$/\1/p' <<<"$err")
+check "  drawn with a seed it prints" [ -n "$seed" ]
+check "  and writes into the runs" [ "$(sed -n 2p "$work/runs.tsv")" = "# layouts: 3, seed $seed" ]
+
+check "  the builds in their order in the first layout" \
+  grep -q "^bench/measure-paired: p: layout 0: baseline same half$" <<<"$err"
+check "  in the reverse in the second" \
+  grep -q "^bench/measure-paired: p: layout 1: half same baseline$" <<<"$err"
+
+# From the third layout on, the builds in random orders, the same for the same seed.
+orders() { # orders SEED: the layouts' orders of the builds, as measure-paired says them
+  LAYOUT_SEED=$1 "$PAIRED" --rounds 8 --processes 8 --workload p -o "$work/orders.tsv" \
+    --link "$link" "$work/base" same="$work/same" half="$work/half" b3="$work/same" \
+    b4="$work/same" -- 1 2>&1 >/dev/null | sed -n 's/^bench\/measure-paired: p: layout [2-7]: //p'
+}
+first=$(orders 7)
+check "  8 layouts, 6 of them in random orders" [ "$(wc -l <<<"$first")" = 6 ]
+check "  each an order of the 5 builds" \
+  [ "$(tr ' ' '\n' <<<"$first" | sort | uniq -c | awk '{ print $1 }' | sort -u)" = 6 ]
+check "  not all the same" [ "$(sort -u <<<"$first" | wc -l)" -gt 1 ]
+check "  the same again with the same seed" [ "$(orders 7)" = "$first" ]
+check "  others with another" [ "$(orders 8)" != "$first" ]
 
 # Two layouts: the builds in one order and in the reverse, the processes alternating.
 run "$PAIRED" --rounds 12 --processes 3 --layouts 2 --workload p -o "$work/runs2.tsv" \
@@ -77,6 +99,22 @@ check "  the build doing half the work is measured faster" \
 run "$STATS" --variants "$work/variants.tsv" --runs "$work/runs.tsv"
 check "  its report names the interval of the paired metric" \
   grep -q "95% confidence interval of the median of the processes' medians" <<<"$out"
+
+# --against same: half's speed over same's, round by round (one speedup a round); same's
+# own line still over the baseline, two a round.
+run "$STATS" --speedups-only --variants "$work/variants.tsv" --runs "$work/runs.tsv"
+over_baseline=$(grep $'^p\tsame\t' <<<"$out")
+run "$STATS" --speedups-only --variants "$work/variants.tsv" --runs "$work/runs.tsv" \
+  --against same
+check "--against succeeds" [ "$code" = 0 ]
+check "  half measured over same: about 2x, one speedup a round" \
+  awk -F'\t' '$2 == "half" && $4 > 0.3 && $7 == 12 { found = 1 } END { exit !found }' <<<"$out"
+check "  same over the baseline, as without it" \
+  [ "$(grep $'^p\tsame\t' <<<"$out")" = "$over_baseline" ]
+run "$STATS" --speedups-only --variants "$work/variants.tsv" --runs "$work/runs.tsv" \
+  --against nothing
+check "--against a build not measured is an error naming it" \
+  grep -q "^accuracy-stats: error: p: round 1: no run of nothing (--against)$" <<<"$err"
 
 run "$PAIRED" --rounds 1 --processes 1 -o "$work/other.tsv" --link "$link" "$work/base" \
   other="$work/other" -- 1000
