@@ -69,8 +69,16 @@ struct RoundRuns {
   std::map<size_t, std::pair<std::string, double>> BySequence;
   int Process = 0; ///< bench/measure-paired's process that ran the round ("# process K")
 };
+/// A round of one runs file: files of the same workload (repeated runs of
+/// bench/measure-paired) number their rounds alike.
+struct RoundKey {
+  int File = 0, Round = 0;
+  bool operator<(const RoundKey &O) const {
+    return File != O.File ? File < O.File : Round < O.Round;
+  }
+};
 /// workload -> round -> runs
-using RunTable = std::map<std::string, std::map<int, RoundRuns>>;
+using RunTable = std::map<std::string, std::map<RoundKey, RoundRuns>>;
 
 std::vector<Variant> readVariants(const std::string &Path) {
   std::ifstream In(Path);
@@ -109,7 +117,8 @@ void readRuns(const std::string &Path, RunTable &Runs, std::set<std::string> &Me
     fail(Path + ": cannot open");
   std::string Line;
   static int Processes = 0; // numbered across files, so that no two files share one
-  int Process = 0;
+  static int Files = 0;
+  int File = ++Files, Process = 0;
   for (int Number = 1; std::getline(In, Line); ++Number) {
     if (Line.rfind("# metric: ", 0) == 0) {
       Metrics.insert(Line.substr(10));
@@ -129,8 +138,9 @@ void readRuns(const std::string &Path, RunTable &Runs, std::set<std::string> &Me
     if (!(Fields >> Workload >> Round >> Sequence >> Name >> Value) || Value <= 0)
       fail(Path + ":" + std::to_string(Number) +
            ": expected workload, round, sequence, name, value");
-    Runs[Workload][Round].BySequence[Sequence] = {Name, Value};
-    Runs[Workload][Round].Process = Process;
+    RoundRuns &Of = Runs[Workload][RoundKey{File, Round}];
+    Of.BySequence[Sequence] = {Name, Value};
+    Of.Process = Process;
   }
 }
 
@@ -328,7 +338,8 @@ int main(int Argc, char **Argv) {
   std::map<std::string, std::map<std::string, std::map<int, std::vector<double>>>> ByProcess;
   for (const std::string &W : Workloads) {
     std::vector<double> Base;
-    for (auto &[Round, R] : Runs[W]) {
+    for (auto &[Key, R] : Runs[W]) {
+      std::string Round = std::to_string(Key.Round);
       std::vector<std::pair<std::string, double>> Order;
       for (auto &[Sequence, Run] : R.BySequence)
         Order.push_back(Run);
@@ -340,16 +351,18 @@ int main(int Argc, char **Argv) {
         }
         if (I == 0 || I + 1 == Order.size() || Order[I - 1].first != "baseline" ||
             Order[I + 1].first != "baseline")
-          fail(W + ": round " + std::to_string(Round) + ": " + Order[I].first +
+          fail(W + ": round " + Round + ": " + Order[I].first +
                " ran without a baseline run on either side");
-        // Paired, each neighbour on its own: calls of 5 ms have a long right tail
-        // (interrupts), and the mean of two has a higher median than one call, which
-        // made a build measured against its own code look 0.1-0.4% faster.
+        // --against: both builds' speeds taken alike, so that what the mean of two
+        // neighbours does (below) cancels in their ratio, computed once the round is read.
         if (!Against.empty())
           Speed[Order[I].first] =
               std::sqrt(Order[I - 1].second * Order[I + 1].second) / Order[I].second;
         if (!Against.empty() && Order[I].first != Against)
-          continue; // over Against, below, once the round is read
+          continue;
+        // Paired, each neighbour on its own: calls of 5 ms have a long right tail
+        // (interrupts), and the mean of two has a higher median than one call, which
+        // made a build measured against its own code look 0.1-0.4% faster.
         std::vector<double> Speedups;
         if (Paired)
           Speedups = {Order[I - 1].second / Order[I].second - 1,
@@ -365,7 +378,7 @@ int main(int Argc, char **Argv) {
         continue;
       auto Reference = Speed.find(Against);
       if (Reference == Speed.end())
-        fail(W + ": round " + std::to_string(Round) + ": no run of " + Against +
+        fail(W + ": round " + Round + ": no run of " + Against +
              " (--against)");
       for (auto &[Name, Of] : Speed)
         if (Name != Against) {

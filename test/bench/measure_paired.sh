@@ -96,6 +96,10 @@ check "accuracy-stats reads the paired runs" [ "$code" = 0 ]
 # 24 speedups: each of the 12 calls against the baseline call before it and after it.
 check "  the build doing half the work is measured faster" \
   awk -F'\t' '$2 == "half" && $4 > 0.3 && $7 == 24 { found = 1 } END { exit !found }' <<<"$out"
+run "$STATS" --speedups-only --variants "$work/variants.tsv" --runs "$work/runs.tsv" \
+  "$work/runs2.tsv"
+check "  two runs files of one workload (repeated runs) count the rounds of both" \
+  awk -F'\t' '$2 == "half" && $7 == 48 { found = 1 } END { exit !found }' <<<"$out"
 run "$STATS" --variants "$work/variants.tsv" --runs "$work/runs.tsv"
 check "  its report names the interval of the paired metric" \
   grep -q "95% confidence interval of the median of the processes' medians" <<<"$out"
