@@ -28,7 +28,7 @@ objects="CMakeFiles/p.dir/main.c.o CMakeFiles/p.dir/work.c.o"
 build() { # build DIR WORK OUTPUT STATEFUL
   mkdir -p "$work/$1/CMakeFiles/p.dir"
   for m in main work; do
-    "$CLANG" -O1 -c -DWORK="$2" "-DOUTPUT=\"$3\"" -DSTATEFUL="$4" "$work/$m.c" \
+    "$CLANG" -O1 -falign-functions=64 -c -DWORK="$2" "-DOUTPUT=\"$3\"" -DSTATEFUL="$4" "$work/$m.c" \
       -o "$work/$1/CMakeFiles/p.dir/$m.c.o" || exit 1
   done
 }
@@ -76,6 +76,22 @@ check "  each an order of the 5 builds" \
 check "  not all the same" [ "$(sort -u <<<"$first" | wc -l)" -gt 1 ]
 check "  the same again with the same seed" [ "$(orders 7)" = "$first" ]
 check "  others with another" [ "$(orders 8)" != "$first" ]
+
+# From the third layout on, each build's code shifted by multiples of 16 bytes, off the
+# 64 its functions are aligned to (-falign-functions=64 above).
+LAYOUT_SEED=5 run "$PAIRED" --rounds 8 --processes 8 --workload p --keep "$work/kept" \
+  -o "$work/kept.tsv" --link "$link" "$work/base" same="$work/same" half="$work/half" -- 1
+offsets() { # offsets LAYOUT...: each build's main's address modulo 64, in those layouts
+  for l in "$@"; do
+    llvm-nm-22 "$work/kept/layout$l" | awk '$3 ~ /^main__v[0-9]+$/ { print $1 }'
+  done | while read -r address; do echo $((16#$address % 64)); done | sort -n | uniq
+}
+check "--keep keeps the 8 programs" [ "$(ls "$work/kept" | grep -c '^layout[0-7]$')" = 8 ]
+check "  the first two with each main where the compiler aligned it" [ "$(offsets 0 1)" = 0 ]
+shifted=$(offsets 2 3 4 5 6 7 | tr '\n' ' ')
+check "  the others with mains 16, 32 or 48 bytes into a 64-byte line too ($shifted)" \
+  grep -qE '^0 (16 )?(32 )?(48 )?$' <<<"$shifted"
+check "  (some of them)" [ "$shifted" != "0 " ]
 
 # Two layouts: the builds in one order and in the reverse, the processes alternating.
 run "$PAIRED" --rounds 12 --processes 3 --layouts 2 --workload p -o "$work/runs2.tsv" \
