@@ -214,6 +214,8 @@ int train(TrainFlags &F) {
         Jobs.push_back({{"name", Name}, {"final_speedup", Speedup ? Json(*Speedup) : Json()}});
       Summary["jobs"] = std::move(Jobs);
     }
+    if (!R->Shortlist.empty())
+      Summary["shortlist"] = {{"index", R->Shortlist}, {"speedups", R->ShortlistSpeedups}};
     if (!R->Validation.is_null())
       Summary["validation"] = R->Validation["validation"];
     if (!R->Native.is_null())
@@ -237,6 +239,11 @@ int train(TrainFlags &F) {
     llvm::outs() << "train: per job at the last step (the mean is the reward): " << PerJob
                  << "\n";
   }
+  if (!R->ShortlistSpeedups.empty())
+    llvm::outs() << fmt::format("train: shortlist of {} policies, predicted {:+.3f}% .. "
+                                "{:+.3f}% ({})\n",
+                                R->ShortlistSpeedups.size(), 100 * R->ShortlistSpeedups.back(),
+                                100 * R->ShortlistSpeedups.front(), R->Shortlist);
   if (!R->Validation.is_null())
     printValidation(R->Validation);
   printNative(R->Native);
@@ -310,6 +317,12 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
                   "Only the K pairs with the highest max(reward at +sigma, at -sigma) make "
                   "the gradient (ties: the lower direction); 0: all")
       ->default_val(O.TopDirections);
+  Cmd->add_option("--shortlist", O.ShortlistSize,
+                  "Keep the K best distinct policies evaluated (by predicted speedup; equal "
+                  "speedups count once) in DIR/shortlist/1.json .. K.json, indexed by "
+                  "DIR/shortlist.json, for a native measurement to choose among: the "
+                  "engine cannot rank gains of a few tenths of a percent; 0: none")
+      ->default_val(O.ShortlistSize);
   Cmd->add_option("--seed", O.Seed, "Seed of the perturbation directions")
       ->default_val(O.Seed);
   Cmd->add_option("-j,--jobs", O.Jobs, "Evaluations run at once")

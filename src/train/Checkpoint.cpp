@@ -24,6 +24,9 @@ Json trainSettings(const TrainOptions &Opts) {
   // every pair (readCheckpoint).
   Settings["fitness"] = fitnessName(Opts.Shaping);
   Settings["top_directions"] = keptDirections(Opts);
+  // Only with a shortlist: checkpoints from before it resume as they are.
+  if (Opts.ShortlistSize)
+    Settings["shortlist"] = Opts.ShortlistSize;
   // Only when not MCA: checkpoints from before the flow engine resume as they are.
   if (Opts.Engine != EngineKind::Mca)
     Settings["engine"] = engineName(Opts.Engine);
@@ -48,15 +51,18 @@ Json trainSettings(const TrainOptions &Opts) {
 }
 
 Json Checkpoint::toJSON(const TrainOptions &Opts) const {
-  return {{"format", CheckpointFormat},
-          {"version", CheckpointVersion},
-          {"settings", trainSettings(Opts)},
-          {"next_step", NextStep},
-          {"parameters", Parameters},
-          {"optimizer", Optimizer.toJSON()},
-          {"initial_speedup", InitialSpeedup},
-          {"best_speedup", BestSpeedup},
-          {"best_parameters", BestParameters}};
+  Json Value = {{"format", CheckpointFormat},
+                {"version", CheckpointVersion},
+                {"settings", trainSettings(Opts)},
+                {"next_step", NextStep},
+                {"parameters", Parameters},
+                {"optimizer", Optimizer.toJSON()},
+                {"initial_speedup", InitialSpeedup},
+                {"best_speedup", BestSpeedup},
+                {"best_parameters", BestParameters}};
+  if (Opts.ShortlistSize)
+    Value["shortlist"] = Shortlisted.toJSON();
+  return Value;
 }
 
 llvm::Error checkCheckpointFormat(const Json &Value, llvm::StringRef Path) {
@@ -97,6 +103,11 @@ llvm::Expected<Checkpoint> readCheckpoint(const std::string &Path, const TrainOp
                               "settings", Key,
                         Settings->contains(Key) ? dumpJson((*Settings)[Key], -1) : "none",
                         dumpJson(Want, -1));
+  // A run with a shortlist keeps it: resuming without one would drop it.
+  if (Settings->contains("shortlist") && !Expected.contains("shortlist"))
+    return inputError(Path, "was written with shortlist {}, not none; resume with the same "
+                            "settings",
+                      dumpJson((*Settings)["shortlist"], -1));
   // Numbers are read as their types hold them exactly (getJsonField): the parameters
   // finite floats, the speedups finite doubles.
   Checkpoint C;
@@ -131,6 +142,16 @@ llvm::Expected<Checkpoint> readCheckpoint(const std::string &Path, const TrainOp
   C.InitialSpeedup = *Initial;
   C.BestSpeedup = *BestSpeedup;
   C.Optimizer = std::move(*A);
+  C.Shortlisted = Shortlist(Opts.ShortlistSize);
+  if (Opts.ShortlistSize) {
+    auto List = getJsonField<Json>(*Value, "shortlist", Path);
+    if (!List)
+      return List.takeError();
+    auto Read = Shortlist::fromJSON(*List, Opts.ShortlistSize, Size, Path);
+    if (!Read)
+      return Read.takeError();
+    C.Shortlisted = std::move(*Read);
+  }
   return C;
 }
 

@@ -1,10 +1,12 @@
 /// \file
 /// A training run's checkpoint (DIR/checkpoint.json): the settings it was trained with,
-/// the next step, the parameters, Adam's state and the best policy so far. Everything
+/// the next step, the parameters, Adam's state and the best policy so far (and the
+/// shortlist, with train --shortlist). Everything
 /// in it is checked on reading, since a resumed run writes policies from it.
 #pragma once
 
 #include "Adam.h"
+#include "Shortlist.h"
 #include "Train.h"
 #include "support/Json.h"
 
@@ -22,6 +24,8 @@ struct Checkpoint {
   double InitialSpeedup = 0;
   double BestSpeedup = std::numeric_limits<double>::lowest(); ///< none yet
   std::vector<float> BestParameters;
+  /// With train --shortlist K: the K best distinct policies evaluated.
+  Shortlist Shortlisted;
 
   Json toJSON(const TrainOptions &Opts) const;
 };

@@ -54,6 +54,26 @@ llvm::Error appendRecord(const std::string &LogPath, const Json &Record) {
   return appendLine(LogPath, *Line);
 }
 
+/// Writes the shortlist's policies and its index (TrainShortlistFile) into \p Out.
+llvm::Error saveShortlist(const Policy &Init, const Shortlist &List, const std::string &Out) {
+  std::string Directory = Out + "/" + TrainShortlistDirectory;
+  if (std::error_code EC = llvm::sys::fs::create_directories(Directory))
+    return inputError(Directory, "cannot create: {}", EC.message());
+  Json Index = Json::array();
+  for (size_t I = 0; I < List.entries().size(); ++I) {
+    const ShortlistEntry &E = List.entries()[I];
+    std::string Name = std::to_string(I + 1) + ".json";
+    if (llvm::Error Err = savePolicy(withParameters(Init, E.Parameters, "shortlist-" +
+                                                                            std::to_string(I + 1)),
+                                     Directory + "/" + Name))
+      return Err;
+    Index.push_back({{"policy", std::string(TrainShortlistDirectory) + "/" + Name},
+                     {"speedup", E.Speedup},
+                     {"step", E.Step}});
+  }
+  return writeJsonFile(Out + "/" + TrainShortlistFile, Index);
+}
+
 /// Evaluates this rank's share of \p Step around \p Parameters and gathers every
 /// rank's evaluations on the leader.
 llvm::Expected<std::vector<StepEvaluation>>
@@ -141,6 +161,7 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
     State.Parameters = Init->parameters();
     State.BestParameters = State.Parameters;
     State.Optimizer = Adam(Size, Opts.StepSize);
+    State.Shortlisted = Shortlist(Opts.ShortlistSize);
     llvm::sys::fs::remove(LogPath);
   }
   if (llvm::Error E = Jobs.makeEvaluators(variantPrefix(T)))
@@ -211,6 +232,12 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
       State.BestParameters = evaluatedParameters(Outcomes[*StepBest], State.Parameters,
                                                  Directions, Opts.Sigma);
     }
+    bool ShortlistChanged = false;
+    for (const StepEvaluation &O : Outcomes)
+      if (O.Result)
+        ShortlistChanged |= State.Shortlisted.offer(O.Result->Speedup, Step, [&] {
+          return evaluatedParameters(O, State.Parameters, Directions, Opts.Sigma);
+        });
     if (!Skipped) {
       std::vector<double> Gradient = esGradient(
           Pairs, Directions, {Opts.Sigma, Opts.Shaping, Opts.TopDirections}, Size);
@@ -253,6 +280,9 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
     if (llvm::Error E = savePolicy(withParameters(*Init, State.BestParameters, "best"),
                                    Out + "/" + TrainBestPolicyFile))
       return E;
+    if (ShortlistChanged)
+      if (llvm::Error E = saveShortlist(*Init, State.Shortlisted, Out))
+        return E;
     if (llvm::Error E = writeJsonFile(CheckpointPath, State.toJSON(Opts)))
       return E;
     if (Opts.OnStep)
@@ -278,6 +308,11 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
   Result.InitialSpeedup = State.InitialSpeedup;
   Result.BestSpeedup = State.BestSpeedup;
   Result.BestPolicy = Out + "/" + TrainBestPolicyFile;
+  if (Opts.ShortlistSize) {
+    Result.Shortlist = Out + "/" + TrainShortlistFile;
+    for (const ShortlistEntry &E : State.Shortlisted.entries())
+      Result.ShortlistSpeedups.push_back(E.Speedup);
+  }
   return Result;
 }
 

@@ -27,6 +27,10 @@ inline constexpr const char *TrainLogFile = "log.jsonl";
 inline constexpr const char *TrainCheckpointFile = "checkpoint.json";
 inline constexpr const char *TrainPolicyFile = "policy.json";
 inline constexpr const char *TrainBestPolicyFile = "best.json";
+/// With --shortlist: the shortlist's index ([{"policy", "speedup", "step"}], best
+/// first) and its policies, shortlist/1.json (best.json's policy) to shortlist/K.json.
+inline constexpr const char *TrainShortlistFile = "shortlist.json";
+inline constexpr const char *TrainShortlistDirectory = "shortlist";
 
 /// A held-out trace (train --validate-trace): the program run on another input.
 struct HeldOutTrace {
@@ -62,6 +66,8 @@ struct TrainOptions {
   Fitness Shaping = Fitness::ZScore;
   /// Only the pairs with the highest max(r+, r-) count; 0 (or Perturbations): all.
   unsigned TopDirections = 0;
+  /// Keep the best distinct policies evaluated, up to this many (Shortlist.h); 0: none.
+  unsigned ShortlistSize = 0;
   uint64_t Seed = 1;
   unsigned Jobs = 2;
   std::string Init = "initial";
@@ -105,6 +111,9 @@ struct TrainResult {
   /// policy's predicted speedup at the last step (null if that evaluation failed).
   std::vector<std::pair<std::string, std::optional<double>>> FinalJobSpeedups;
   std::string BestPolicy;     ///< its file
+  /// With --shortlist: its index file and its policies' predicted speedups, best first.
+  std::string Shortlist;
+  std::vector<double> ShortlistSpeedups;
   bool Leader = true;         ///< false on the other ranks of an MPI job
   /// The log's validation record of the best policy (Validation.h); null if the run
   /// has no step.

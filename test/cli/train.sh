@@ -2,7 +2,8 @@
 # train end to end on a tiny program: steps logged, checkpoint and policies written,
 # a run killed with SIGKILL and resumed logs the same rewards as an uninterrupted one,
 # a compiler failure drops its pair, --report draws the curve, bad settings fail, the
-# search's shaping is recorded and must match on resume (older checkpoints: z-scores).
+# search's shaping is recorded and must match on resume (older checkpoints: z-scores),
+# the shortlist holds the best distinct policies evaluated, each replaying to its speedup.
 source "$(dirname "$0")/lib.sh"
 
 source "$(dirname "$0")/tiny_program.sh"
@@ -20,8 +21,9 @@ training_pid() { # training_pid DIR: the mlgo-ra training into DIR
 validated() { # the traces of a log's last validation record, its time left out
   grep '^{"validation"' "$1" | tail -1 | sed 's/.*"traces"://; s/,"seconds":[^}]*}}$//'
 }
-# The kill-and-resume pair shapes by ranks and keeps the top pair, not the defaults.
-search=(--fitness rank --top-directions 1)
+# The kill-and-resume pair shapes by ranks and keeps the top pair, not the defaults, and
+# keeps a shortlist.
+search=(--fitness rank --top-directions 1 --shortlist 3)
 rewards() { # the reward fields of each step of a log, timings left out
   grep -o '"step":[0-9]*,"unperturbed_speedup":[^,]*,"reward_mean":[^,]*,"reward_min":[^,]*,"reward_max":[^,]*' "$1"
 }
@@ -54,6 +56,19 @@ check "the best speedup logged is the highest evaluated" \
 check "and best.json validates to exactly it" \
   grep -q "^{\"validation\".*\"held_out\":false,[^}]*\"best_speedup\":$highest," \
     "$work/a/log.jsonl"
+# The shortlist: the best distinct speedups evaluated, best first, the first best.json's.
+listed=$(sed -n 's/^ *"speedup": *\([^,]*\),\?$/\1/p' "$work/a/shortlist.json")
+check "the shortlist holds 3 policies" [ "$(wc -l <<<"$listed")" = 3 ]
+check "in order of decreasing speedup, each once" [ "$(sort -gru <<<"$listed")" = "$listed" ]
+check "the first the highest evaluated" [ "$(head -1 <<<"$listed")" = "$highest" ]
+check "with best.json's parameters" \
+  [ "$(grep -A3 '"parameters"' "$work/a/shortlist/1.json")" = \
+    "$(grep -A3 '"parameters"' "$work/a/best.json")" ]
+second=$(sed -n 2p <<<"$listed")
+run "$MLGO_RA" replay --corpus "$work/subset" --trace "$work/app.bbtrace" --baseline default \
+  --candidate "$work/a/shortlist/2.json" --exact --json
+check "the second replays to exactly its speedup ($second)" \
+  grep -q "\"speedup\": *$second,\?\$" <<<"$out"
 check "the trained policy compiles" \
   "$MLGO_RA" compile --corpus "$work/subset" --policy "$work/a/best.json" -o "$work/best" \
     --cache-dir "$work/cache"
@@ -70,6 +85,7 @@ check "the killed run resumes" [ "$code" = 0 ]
 check "and logs the same rewards as the uninterrupted run" \
   [ "$(rewards "$work/b/log.jsonl")" = "$(rewards "$work/a/log.jsonl")" ]
 check "and ends with the same policy" cmp -s "$work/a/policy.json" "$work/b/policy.json"
+check "and the same shortlist" cmp -s "$work/a/shortlist.json" "$work/b/shortlist.json"
 check "validated as the uninterrupted run's" \
   [ -n "$(validated "$work/a/log.jsonl")" -a \
     "$(validated "$work/b/log.jsonl")" = "$(validated "$work/a/log.jsonl")" ]
@@ -121,6 +137,12 @@ run train "$work/a" --resume --fitness rank --top-directions 0
 check "resuming with every pair instead of the top one fails (2)" [ "$code" = 2 ]
 check "naming the pairs kept" \
   grep -q "checkpoint.json: was written with top_directions 1, not 2" <<<"$err"
+run train "$work/a" --resume --fitness rank --top-directions 1 --shortlist 2
+check "resuming with another shortlist fails (2)" [ "$code" = 2 ]
+check "naming its size" grep -q "checkpoint.json: was written with shortlist 3, not 2" <<<"$err"
+run train "$work/a" --resume --fitness rank --top-directions 1
+check "resuming without the shortlist fails (2)" [ "$code" = 2 ]
+check "saying so" grep -q "checkpoint.json: was written with shortlist 3, not none" <<<"$err"
 run train "$work/t" --top-directions 3
 check "more top directions than directions is bad input (2)" [ "$code" = 2 ]
 check "saying so" grep -qx \
@@ -131,7 +153,14 @@ check "listing the choices" grep -q "'ranks' is not a fitness shaping (zscore, r
 # A checkpoint from before --fitness and --top-directions: z-scores over every pair.
 cp -r "$work/a" "$work/old"
 rm -f "$work/old/lock"
-sed -i '/"fitness":\|"top_directions":/d' "$work/old/checkpoint.json"
+python3 - "$work/old/checkpoint.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+for key in ("fitness", "top_directions", "shortlist"):
+    c["settings"].pop(key)
+del c["shortlist"]
+json.dump(c, open(sys.argv[1], "w"), indent=2)
+PY
 run train "$work/old" --resume --iterations 4 --fitness rank --top-directions 1
 check "an older checkpoint does not resume with ranks (2)" [ "$code" = 2 ]
 check "saying it was z-scored" \
