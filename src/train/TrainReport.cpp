@@ -12,6 +12,7 @@
 #include "support/OutputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
@@ -50,6 +51,36 @@ std::string nativeMarkdown(const Json &Native) {
       Native.value("run", std::string()));
   for (llvm::StringRef Line : llvm::split(llvm::StringRef(Lines).rtrim('\n'), '\n'))
     Out += "- " + Line.str() + "\n";
+  return Out;
+}
+
+/// The report's section of the shortlist (train --shortlist), if the run keeps one: its
+/// policies, best first, each with the step that evaluated it and its predicted speedup.
+/// Reads leniently: a file that is not a shortlist's index gives no section.
+std::string shortlistMarkdown(llvm::StringRef Directory) {
+  std::string Path = Directory.str() + "/" + TrainShortlistFile;
+  if (!llvm::sys::fs::exists(Path))
+    return "";
+  auto Index = readJsonFile(Path);
+  if (!Index || !Index->is_array()) {
+    if (!Index)
+      llvm::consumeError(Index.takeError());
+    return "";
+  }
+  std::string Out = fmt::format(
+      "\n## Shortlist\n\nThe {} best distinct policies evaluated, by predicted speedup over "
+      "`default` on the training trace; the engine cannot rank gains this small, so a "
+      "native measurement should choose among them.\n\n| policy | step | predicted |\n"
+      "|---|---|---|\n",
+      Index->size());
+  for (const Json &Entry : *Index) {
+    std::optional<double> Speedup = numberAt(Entry, "speedup", 100);
+    std::optional<uint64_t> Step = findJsonField<uint64_t>(Entry, "step");
+    Out += fmt::format("| {} | {} | {} |\n",
+                       findJsonField<std::string>(Entry, "policy").value_or("?"),
+                       Step ? std::to_string(*Step) : "?",
+                       Speedup ? fmt::format("{:+.3f}%", 100 * *Speedup) : "n/a");
+  }
   return Out;
 }
 
@@ -259,7 +290,7 @@ llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Direct
     std::string Report = Directory.str() + "/report.md";
     if (llvm::Error E = writeFileAtomically(
             Report, validationMarkdown(Validations.rbegin()->second, Directory) +
-                        nativeMarkdown(Native)))
+                        shortlistMarkdown(Directory) + nativeMarkdown(Native)))
       return E;
     Written.push_back(Report);
   }

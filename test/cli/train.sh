@@ -123,6 +123,11 @@ wait
 run "$MLGO_RA" train --report "$work/a"
 check "--report succeeds" [ "$code" = 0 ]
 check "and draws the reward curve" grep -q "<polyline" "$work/a/reward.svg"
+third=$(sed -n 3p <<<"$listed")
+third_step=$(grep -A2 '"shortlist/3.json"' "$work/a/shortlist.json" | sed -n 's/ *"step": *\([0-9]*\)$/\1/p')
+third_pct=$(python3 -c 'import sys; print("%+.3f%%" % (100 * float(sys.argv[1])))' "$third")
+check "and lists the shortlist in report.md (the third: step $third_step, $third_pct)" \
+  grep -qxF "| shortlist/3.json | $third_step | $third_pct |" "$work/a/report.md"
 
 run train "$work/a"
 check "training into a run's directory without --resume fails (2)" [ "$code" = 2 ]
