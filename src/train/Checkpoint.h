@@ -1,8 +1,8 @@
 /// \file
 /// A training run's checkpoint (DIR/checkpoint.json): the settings it was trained with,
-/// the next step, the parameters, Adam's state and the best policy so far (and the
-/// shortlist, with train --shortlist). Everything
-/// in it is checked on reading, since a resumed run writes policies from it.
+/// the next step, the parameters, Adam's state, the best policy so far and, with train
+/// --shortlist, the shortlist. Everything in it is checked on reading, since a resumed
+/// run writes policies from it.
 #pragma once
 
 #include "Adam.h"

@@ -35,7 +35,6 @@ public:
 
   /// Best first.
   const std::vector<ShortlistEntry> &entries() const { return Entries; }
-  unsigned capacity() const { return Capacity; }
 
   Json toJSON() const;
   /// Reads what toJSON wrote for a policy of \p Size parameters, kept to \p Capacity

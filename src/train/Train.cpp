@@ -62,10 +62,9 @@ llvm::Error saveShortlist(const Policy &Init, const Shortlist &List, const std::
   Json Index = Json::array();
   for (size_t I = 0; I < List.entries().size(); ++I) {
     const ShortlistEntry &E = List.entries()[I];
-    std::string Name = std::to_string(I + 1) + ".json";
-    if (llvm::Error Err = savePolicy(withParameters(Init, E.Parameters, "shortlist-" +
-                                                                            std::to_string(I + 1)),
-                                     Directory + "/" + Name))
+    std::string Number = std::to_string(I + 1), Name = Number + ".json";
+    Policy Listed = withParameters(Init, E.Parameters, "shortlist-" + Number);
+    if (llvm::Error Err = savePolicy(Listed, Directory + "/" + Name))
       return Err;
     Index.push_back({{"policy", std::string(TrainShortlistDirectory) + "/" + Name},
                      {"speedup", E.Speedup},

@@ -16,6 +16,8 @@ TEST_CASE("train writes only into a new, empty or earlier run's directory", "[tr
   writeFile(Dir + "/stopped/lock", "");
   writeFile(Dir + "/stopped/work/cache/x", "");
   writeFile(Dir + "/stopped/log.jsonl", "");
+  writeFile(Dir + "/stopped/shortlist.json", "[]");
+  writeFile(Dir + "/stopped/shortlist/1.json", "{}");
   requireSuccess(checkRunDirectory(Dir + "/stopped", false));
 
   writeFile(Dir + "/mine/policy.json", "{}");
