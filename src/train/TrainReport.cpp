@@ -12,7 +12,6 @@
 #include "support/OutputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
@@ -58,15 +57,13 @@ std::string nativeMarkdown(const Json &Native) {
 /// policies, best first, each with the step that evaluated it and its predicted speedup.
 /// Reads leniently: a file that is not a shortlist's index gives no section.
 std::string shortlistMarkdown(llvm::StringRef Directory) {
-  std::string Path = Directory.str() + "/" + TrainShortlistFile;
-  if (!llvm::sys::fs::exists(Path))
-    return "";
-  auto Index = readJsonFile(Path);
-  if (!Index || !Index->is_array()) {
-    if (!Index)
-      llvm::consumeError(Index.takeError());
+  auto Index = readJsonFile(Directory.str() + "/" + TrainShortlistFile);
+  if (!Index) { // a run without a shortlist
+    llvm::consumeError(Index.takeError());
     return "";
   }
+  if (!Index->is_array())
+    return "";
   std::string Out = fmt::format(
       "\n## Shortlist\n\nThe {} best distinct policies evaluated, by predicted speedup over "
       "`default` on the training trace; the engine cannot rank gains this small, so a "
