@@ -13,7 +13,7 @@
 #   - extracts the corpus of those objects, writes the inputs of its benchmark runs and
 #     records the traces of the training run and of the held-out run.
 # Everything is cached in $ARENA_DIR (default ~/.cache/mlgo-ra/arena), a build as long
-# as its recipe, this library, the wrapper and the compiler are the same.
+# as its recipe, the wrapper, the compiler and arena_build_version are the same.
 #
 # Per program, in $ARENA_DIR/NAME: build/ (the source tree, built; the binary is
 # build/$binary), link (the link command, run from build/ or from a variant directory),
@@ -30,6 +30,9 @@ arena_flags="-O2 -Xclang -fembed-bitcode=all -fbasic-block-address-map \
 -mllvm -branch-fold-placement=false -mllvm -disable-tail-duplicate \
 -mllvm -tail-dup-placement=false -mllvm -enable-shrink-wrap=false"
 
+# Raise it when a change here changes what a build makes.
+arena_build_version=1
+
 arena_say() { echo "arena: $*" >&2; }
 arena_die() { arena_say "$*"; exit 1; }
 
@@ -44,21 +47,21 @@ arena_names() {
 
 # arena_load NAME: reads NAME's recipe into package, tree, language, domain, binary, needs,
 # run, heldout, run_env and the functions build and inputs; sets recipe (its directory),
-# root ($ARENA_DIR/NAME) and build (root/build).
+# root ($ARENA_DIR/NAME) and build (root/build) first, for the recipe to use.
 arena_load() {
   local name=$1
   recipe=$arena_recipes/$name
   [ -f "$recipe/recipe.sh" ] || { arena_say "unknown program $name (see bench/arena list)"; exit 2; }
-  package= tree=tree language= domain= binary= needs=() run=() heldout=() run_env=() notes=
+  arena_name=$name
+  root=$arena_dir/$name
+  build=$root/build
+  package= tree=tree language= domain= binary= needs=() run=() heldout=() run_env=()
   inputs() { :; }
   build() { arena_die "$name: its recipe defines no build"; }
   # shellcheck disable=SC1091
   source "$recipe/recipe.sh"
   [ -n "$package" ] && [ -n "$binary" ] && [ ${#run[@]} -gt 0 ] && [ ${#heldout[@]} -gt 0 ] ||
     arena_die "$name: recipe.sh must set package, binary, run and heldout"
-  arena_name=$name
-  root=$arena_dir/$name
-  build=$root/build
 }
 
 # arena_apt ARGS...: apt-get with the arena's own sources list and state.
@@ -115,11 +118,11 @@ arena_install_needs() {
     --no-install-recommends "${missing[@]}" >/dev/null || arena_die "installing ${missing[*]} failed"
 }
 
-# arena_stamp: what a build depends on (the recipe, this library, the wrapper, clang).
+# arena_stamp: what a build depends on (the recipe, the wrapper, clang, the flags).
 arena_stamp() {
   {
-    cat "$recipe"/* "${BASH_SOURCE[0]}" "$arena_recipes/tools/cc" 2>/dev/null
-    echo "$arena_flags $version"
+    cat "$recipe"/* "$arena_recipes/tools/cc" 2>/dev/null
+    echo "$arena_build_version $arena_flags $version"
     "$arena_llvm_bin/clang" --version | head -1
   } | cksum | cut -d' ' -f1
 }
@@ -221,8 +224,19 @@ arena_flatten_link() {
     prev=$word
   done
   [ -n "$placed" ] || linked+=("${objects[@]}")
-  printf '%q ' "${linked[@]}" | sed 's/ $//' >"$root/link"
+  local quoted=()
+  for word in "${linked[@]}"; do quoted+=("$(arena_quote "$word")"); done
+  echo "${quoted[*]}" >"$root/link"
   printf '%s\n' "${objects[@]}" >"$root/link.rsp"
+}
+
+# arena_quote WORD: WORD quoted for sh (as is when it needs no quotes).
+arena_quote() {
+  if [[ $1 =~ ^[A-Za-z0-9_./=,:+@%-]+$ ]]; then
+    printf '%s' "$1"
+  else
+    printf "'%s'" "${1//\'/\'\\\'\'}"
+  fi
 }
 
 # arena_inputs: the inputs of NAME's runs in $root/inputs (once per build).
@@ -257,7 +271,7 @@ arena_trace() {
   local which=$1 args
   shift
   local tag
-  tag=$(printf '%s' "$*" | tr -c 'a-z0-9' '-')
+  tag=$(printf '%s' "$*" | sed 's/^-*//; s/ -*/-/g' | tr -c 'a-z0-9-' '-')
   trace=$root/$which${tag:+-$tag}.bbtrace
   [ -f "$trace" ] && return
   arena_args "$which"

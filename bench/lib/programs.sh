@@ -1,9 +1,10 @@
 # shellcheck shell=bash disable=SC2154,SC2034
-# bench/lib/programs.sh: the bundled programs as issue 19's benches prepare them, sourced
-# by bench/train-native and bench/train-headroom (one preparation, so that their traces
-# and subsets are the same). The sourcing script sets top (the checkout), mlgo (mlgo-ra),
-# out (its output directory), log (the file every command's output goes to) and
-# bench_name (the prefix of its messages) before calling these functions.
+# bench/lib/programs.sh: the programs as the training benches prepare them, sourced by
+# bench/train-native and bench/train-headroom (one preparation, so that their traces and
+# subsets are the same): the bundled programs, or with arena set (their --arena) the
+# arena's real programs (bench/arena). The sourcing script sets top (the checkout), mlgo
+# (mlgo-ra), out (its output directory), log (the file every command's output goes to)
+# and bench_name (the prefix of its messages) before calling these functions.
 
 # name | training trace's arguments | held-out trace's | measured run's ({n}: the count
 # that makes an iteration last about ITERATION_SECONDS; {x}: the scale that does, for
@@ -18,6 +19,13 @@ programs=(
   "parse|0.1 3|0.2 1|1 {n}"
   "dsp|0.25 2|0.5 1|1 {n}"
 )
+
+if [ -n "${arena:-}" ]; then # name | - | - | - : the arena's own runs
+  # shellcheck source=bench/lib/arena.sh
+  source "$top/bench/lib/arena.sh"
+  programs=()
+  for name in $(arena_names); do programs+=("$name|-|-|-"); done
+fi
 
 # As bench/accuracy: functions and loops on 64-byte boundaries in every build, so that a
 # change of size in one function does not move the others across cache lines.
@@ -42,8 +50,19 @@ step() { # step WHAT CMD...: runs CMD with its output in the log; on failure sho
   "$@" >>"$log" 2>&1 || { say "failed: $what (see $log)"; tail -5 "$log" >&2; exit 1; }
 }
 
-# locate NAME: sets dir, target, binary and link (the link command) of a built program.
+# locate NAME: sets dir, target, binary and link (the link command) of a built program;
+# of an arena program, also inputs (where its runs start), run (its training run's
+# arguments) and run_env.
 locate() {
+  if [ -n "${arena:-}" ]; then
+    arena_load "$1"
+    dir=$out/$1
+    target=$binary
+    binary=$build/$binary
+    link=$(cat "$root/link")
+    inputs=$root/inputs
+    return
+  fi
   dir=$out/$1
   target=$([ "$1" = workload ] && echo workload || echo "$1-workload")
   binary=$dir/build/$target
@@ -57,6 +76,17 @@ prepare() {
   dir=$out/$name
   rm -rf "$dir"
   mkdir -p "$dir/variants"
+  if [ -n "${arena:-}" ]; then # built, traced on its two runs and cached by bench/arena
+    say "$name: prepare (bench/arena)"
+    step "$name prepare" "$top/bench/arena" prepare "$name"
+    locate "$name"
+    cp -r "$root/corpus" "$dir/corpus"
+    ln -s "$root/train.bbtrace" "$dir/train.bbtrace"
+    ln -s "$root/heldout.bbtrace" "$dir/heldout.bbtrace"
+    step "$name subset" "$mlgo" subset --corpus "$dir/corpus" --trace "$dir/train.bbtrace" \
+      -o "$dir/subset"
+    return
+  fi
   say "$name: build, corpus, traces ($train_args; held out $held_args)"
   step "$name build" env EXAMPLE="$name" "$top/examples/build-workload.sh" "$dir/build" \
     "-DCMAKE_C_FLAGS=$align_flags" "-DCMAKE_CXX_FLAGS=$align_flags"
