@@ -124,10 +124,18 @@ arena_install_needs() {
     --no-install-recommends "${missing[@]}" >/dev/null || arena_die "installing ${missing[*]} failed"
 }
 
-# arena_stamp: what a build depends on (the recipe, the wrapper, clang, the flags).
+# arena_stamp: what a build depends on: the recipe's build function and what it names
+# of the recipe's files (a driver of ours), the package, the wrapper, clang, the flags.
+# Not the runs: a change of their scripts or arguments only makes new inputs and traces.
 arena_stamp() {
+  local code file
+  code=$(declare -f build)
   {
-    cat "$recipe"/* "$arena_recipes/tools/cc" 2>/dev/null
+    echo "$code" "$package" "$tree" "$binary" "${needs[*]}"
+    for file in "$recipe"/*; do
+      [[ $code == *"${file##*/}"* ]] && cat "$file"
+    done
+    cat "$arena_recipes/tools/cc"
     echo "$arena_build_version $arena_flags $version"
     "$arena_llvm_bin/clang" --version | head -1
   } | cksum | cut -d' ' -f1
@@ -245,13 +253,16 @@ arena_quote() {
   fi
 }
 
-# arena_inputs: the inputs of NAME's runs in $root/inputs (once per build).
+# arena_inputs: the inputs of NAME's runs in $root/inputs, made again (and the traces
+# dropped) when the recipe's files change.
 arena_inputs() {
-  [ -f "$root/inputs/.done" ] && return
-  rm -rf "$root/inputs" && mkdir -p "$root/inputs"
+  local stamp
+  stamp=$(cat "$recipe"/* "$root/stamp" | cksum | cut -d' ' -f1)
+  [ -f "$root/inputs/.done" ] && [ "$(cat "$root/inputs/.done")" = "$stamp" ] && return
+  rm -rf "$root/inputs" "$root"/*.bbtrace && mkdir -p "$root/inputs"
   (cd "$root/inputs" && inputs) >>"$root/build.log" 2>&1 ||
     arena_die "$arena_name: making the inputs failed (see $root/build.log)"
-  touch "$root/inputs/.done"
+  echo "$stamp" >"$root/inputs/.done"
 }
 
 # arena_args WHICH: the arguments of the run WHICH (train or heldout), in args.
@@ -271,7 +282,7 @@ arena_exec() {
   (cd "$root/inputs" && env "${run_env[@]}" "$2" "${args[@]}" >"$root/out-$1.txt")
 }
 
-# arena_trace WHICH [OPTIONS...]: $root/WHICH.bbtrace, the run recorded (once per build;
+# arena_trace WHICH [OPTIONS...]: $root/WHICH.bbtrace, the run recorded (once per inputs;
 # options of trace record, e.g. --keep-unmapped, give $root/WHICH-OPTIONS.bbtrace).
 arena_trace() {
   local which=$1 args

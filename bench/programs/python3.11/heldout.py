@@ -154,8 +154,8 @@ def collections_work(count):
     return sum(heap[:10]) + counter.most_common(1)[0][1] + sum(window)
 
 
-print("ray-trace", ray_trace(110))
-print("expressions", expressions(6000))
-print("serialization", serialization(30000))
-print("decimals", decimals(60000))
-print("collections", collections_work(150000))
+print("ray-trace", ray_trace(55))
+print("expressions", expressions(1500))
+print("serialization", serialization(7500))
+print("decimals", decimals(15000))
+print("collections", collections_work(40000))

@@ -116,9 +116,9 @@ def generators(limit):
         total += p
 
 
-print("scheduling", scheduling(400))
-print("nbody", nbody(20000))
-print("json", json_work(6000))
-print("text", text_work(60000))
-print("sorting", sorting(60000))
-print("generators", generators(30000))
+print("scheduling", scheduling(100))
+print("nbody", nbody(4000))
+print("json", json_work(1500))
+print("text", text_work(12000))
+print("sorting", sorting(12000))
+print("generators", generators(10000))
