@@ -254,10 +254,17 @@ arena_quote() {
 }
 
 # arena_inputs: the inputs of NAME's runs in $root/inputs, made again (and the traces
-# dropped) when the recipe's files change.
+# dropped) when the recipe's files or the tools its inputs function names (an input
+# generator of bench/programs/tools) change.
 arena_inputs() {
-  local stamp
-  stamp=$(cat "$recipe"/* "$root/stamp" | cksum | cut -d' ' -f1)
+  local stamp code file
+  code=$(declare -f inputs)
+  stamp=$({
+    for file in "$arena_recipes"/tools/*; do
+      if [[ $code == *"tools/${file##*/}"* ]]; then cat "$file"; fi
+    done
+    cat "$recipe"/* "$root/stamp"
+  } | cksum | cut -d' ' -f1)
   [ -f "$root/inputs/.done" ] && [ "$(cat "$root/inputs/.done")" = "$stamp" ] && return
   rm -rf "$root/inputs" "$root"/*.bbtrace && mkdir -p "$root/inputs"
   (cd "$root/inputs" && inputs) >>"$root/build.log" 2>&1 ||
