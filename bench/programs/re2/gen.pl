@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # gen.pl KIND BYTES: the input of an RE2 run, about BYTES long, on stdout; the same bytes
-# every time (a fixed linear congruential generator, not Perl's rand).
+# every time (a fixed Lehmer generator, MINSTD, not Perl's rand).
 #   logs     a server's logs: sshd lines, application lines with key=value pairs, web
 #            access lines and kernel lines, mixed;
 #   records  orders, one a line (number, date, name, e-mail, phone, URL, amount, status),
@@ -14,8 +14,8 @@ die "usage: gen.pl logs|records BYTES\n" unless defined $size && $kind =~ /^(log
 binmode STDOUT;
 my $seed = $kind eq 'logs' ? 4242 : 777;
 sub rnd { # 0 .. $_[0]-1
-  $seed = ($seed * 1103515245 + 12345) & 0x7fffffff;
-  return ($seed >> 7) % $_[0];
+  $seed = $seed * 48271 % 2147483647; # exact: the product stays below 2**47
+  return $seed % $_[0];
 }
 sub pick { return $_[rnd(scalar @_)]; }
 sub ip { return join('.', pick(10, 10, 192, 172), rnd(256), rnd(256), 1 + rnd(254)); }

@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # gen.pl KIND BYTES: the input of a Snappy run, about BYTES long, on stdout; the same bytes
-# every time (a fixed linear congruential generator, not Perl's rand).
+# every time (a fixed Lehmer generator, MINSTD, not Perl's rand).
 #   text     prose of made-up words, their frequencies skewed as a language's are,
 #            between server log lines: the kind of data Snappy is mostly given;
 #   records  binary: fixed-size records of slowly changing counters and floats, runs of
@@ -14,8 +14,8 @@ die "usage: gen.pl text|records BYTES\n" unless defined $size && $kind =~ /^(tex
 binmode STDOUT;
 my $seed = $kind eq 'text' ? 12345 : 67890;
 sub rnd { # 0 .. $_[0]-1
-  $seed = ($seed * 1103515245 + 12345) & 0x7fffffff;
-  return ($seed >> 7) % $_[0];
+  $seed = $seed * 48271 % 2147483647; # exact: the product stays below 2**47
+  return $seed % $_[0];
 }
 
 my $out = 0;
