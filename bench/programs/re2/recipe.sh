@@ -8,10 +8,12 @@ language=C++
 domain='regular expressions'
 needs=(python3 python3-six unicode-data)
 binary=re2-bench
+# shellcheck disable=SC2086 # $CXXFLAGS and $LDFLAGS are lists of words
 build() {
   make obj/libre2.a REBUILD_TABLES=1 CXX="$CXX" CXXFLAGS="$CXXFLAGS" LDFLAGS="$LDFLAGS" \
     AR="$AR" NM="$NM"
   cp "$recipe"/re2-bench.cc .
+  # NDEBUG, as the Makefile compiles the library.
   "$CXX" $CXXFLAGS -DNDEBUG -pthread -I. -c re2-bench.cc -o re2-bench.o
   "$CXX" $CXXFLAGS $LDFLAGS -pthread re2-bench.o obj/libre2.a -o re2-bench
 }

@@ -6,8 +6,10 @@ package=snappy
 language=C++
 domain=compression
 binary=snappy-bench
+# shellcheck disable=SC2086 # $CXXFLAGS and $LDFLAGS are lists of words
 build() {
   # Only the target snappy: Debian's patch adds a second static library of the same name.
+  # No build type, but NDEBUG as a release has it (Release would put -O3 after our -O2).
   cmake -S . -B cmake-build -DCMAKE_BUILD_TYPE= -DCMAKE_CXX_FLAGS="$CXXFLAGS -DNDEBUG" \
     -DBUILD_SHARED_LIBS=OFF -DSNAPPY_BUILD_TESTS=OFF -DSNAPPY_BUILD_BENCHMARKS=OFF \
     -DCMAKE_AR="$AR" -DCMAKE_RANLIB="$RANLIB"
