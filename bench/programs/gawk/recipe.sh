@@ -5,7 +5,7 @@
 # server logs.
 package=gawk
 language=C
-domain=interpreter
+domain="text processing"
 binary=gawk
 build() {
   ./configure --disable-nls --disable-mpfr --without-readline --disable-extensions \

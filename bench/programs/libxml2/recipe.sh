@@ -6,7 +6,7 @@
 # queried with XPath.
 package=libxml2
 language=C
-domain=XML
+domain="text processing (XML)"
 binary=xmllint
 build() {
   # Not maintainer mode: Debian's patches touch Makefile.am (a test), which would make
