@@ -12,8 +12,10 @@
 #     another policy, `mlgo-ra compile`) links the same way from its own directory;
 #   - extracts the corpus of those objects, writes the inputs of its benchmark runs and
 #     records the traces of the training run and of the held-out run.
-# Everything is cached in $ARENA_DIR (default ~/.cache/mlgo-ra/arena), a build as long
-# as its recipe, the wrapper, the compiler and arena_build_version are the same.
+# Everything is cached in $ARENA_DIR (default ~/.cache/mlgo-ra/arena): a build as long as
+# its recipe's build function (and the recipe files it names), the wrapper, the compiler,
+# the flags and arena_build_version are the same (arena_stamp); the inputs and traces as
+# long as the build and the recipe's files are (arena_inputs).
 #
 # Per program, in $ARENA_DIR/NAME: build/ (the source tree, built; the binary is
 # build/$binary), link (the link command, run from build/ or from a variant directory),
