@@ -29,7 +29,7 @@
 ///   counted) or dropped (not measured; predicted "-"), predicted a fraction.
 /// RUNS.tsv: accuracy-measure's or bench/measure-paired's output; the baseline is the
 ///   program named "baseline".
-#include "Statistics.h"
+#include "stats/Statistics.h"
 
 #include "CLI/CLI.hpp"
 #include <algorithm>
@@ -43,7 +43,7 @@
 #include <string>
 #include <vector>
 
-using namespace mlgo::accuracy;
+using namespace mlgo::stats;
 
 namespace {
 

@@ -22,6 +22,7 @@ CommandHandle addSubsetCommand(CLI::App &Parent);
 CommandHandle addCompileCommand(CLI::App &Parent);
 CommandHandle addReplayCommand(CLI::App &Parent);
 CommandHandle addTrainCommand(CLI::App &Parent);
+CommandHandle addMeasureCommand(CLI::App &Parent);
 CommandHandle addExportCommand(CLI::App &Parent);
 
 /// Prints every error in \p E as "mlgo-ra: error: <message>" and returns the exit code:

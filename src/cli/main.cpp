@@ -27,6 +27,7 @@ const Subcommand Subcommands[] = {
     {mlgo::addCompileCommand, false},
     {mlgo::addReplayCommand, true},
     {mlgo::addTrainCommand, true},
+    {mlgo::addMeasureCommand, false},
     {mlgo::addExportCommand, false},
 };
 

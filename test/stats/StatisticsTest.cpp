@@ -1,12 +1,12 @@
-// bench/tools/Statistics: quantiles, ranks with ties, Spearman, Kendall tau-b and least
+// stats/Statistics: quantiles, ranks with ties, Spearman, Kendall tau-b and least
 // squares against values worked out by hand (and matching SciPy's).
-#include "Statistics.h"
+#include "stats/Statistics.h"
 
 #include <catch2/catch.hpp>
 
-using namespace mlgo::accuracy;
+using namespace mlgo::stats;
 
-TEST_CASE("the median's confidence interval is a pair of order statistics", "[bench]") {
+TEST_CASE("the median's confidence interval is a pair of order statistics", "[stats]") {
   std::vector<double> Hundred;
   for (int I = 100; I >= 1; --I)
     Hundred.push_back(I);
@@ -20,7 +20,7 @@ TEST_CASE("the median's confidence interval is a pair of order statistics", "[be
   CHECK(Of4.High == 9);
 }
 
-TEST_CASE("quantiles interpolate between order statistics", "[bench]") {
+TEST_CASE("quantiles interpolate between order statistics", "[stats]") {
   CHECK(quantile({4, 1, 3, 2}, 0.25) == Approx(1.75));
   CHECK(quantile({4, 1, 3, 2}, 0.75) == Approx(3.25));
   CHECK(median({3, 1, 2}) == 2);
@@ -29,26 +29,26 @@ TEST_CASE("quantiles interpolate between order statistics", "[bench]") {
   CHECK(quantile({5, 1}, 1) == 5);
 }
 
-TEST_CASE("tied values share the mean of their ranks", "[bench]") {
+TEST_CASE("tied values share the mean of their ranks", "[stats]") {
   CHECK(ranks({10, 20, 20, 5}) == std::vector<double>{2, 3.5, 3.5, 1});
   CHECK(ranks({1, 1, 1}) == std::vector<double>{2, 2, 2});
 }
 
-TEST_CASE("Spearman's rho is the correlation of the ranks", "[bench]") {
+TEST_CASE("Spearman's rho is the correlation of the ranks", "[stats]") {
   CHECK(spearman({1, 2, 3, 4}, {1, 8, 27, 64}) == Approx(1));
   CHECK(spearman({1, 2, 3, 4}, {4, 3, 2, 1}) == Approx(-1));
   CHECK(spearman({1, 2, 3, 4}, {1, 1, 2, 2}) == Approx(0.894427191));
   CHECK(spearman({1, 2, 3}, {5, 5, 5}) == 0);
 }
 
-TEST_CASE("Kendall's tau-b counts pairs and corrects for ties", "[bench]") {
+TEST_CASE("Kendall's tau-b counts pairs and corrects for ties", "[stats]") {
   CHECK(kendallTauB({1, 2, 3, 4, 5}, {1, 3, 2, 5, 4}) == Approx(0.6));
   CHECK(kendallTauB({1, 1, 2, 3}, {1, 2, 2, 3}) == Approx(0.8));
   CHECK(kendallTauB({1, 2, 3}, {3, 2, 1}) == Approx(-1));
   CHECK(kendallTauB({1, 1}, {1, 2}) == 0);
 }
 
-TEST_CASE("least squares finds slope, offset and R^2", "[bench]") {
+TEST_CASE("least squares finds slope, offset and R^2", "[stats]") {
   LinearFit Exact = leastSquares({0, 1, 2, 3}, {1, 3, 5, 7});
   CHECK(Exact.Slope == Approx(2));
   CHECK(Exact.Offset == Approx(1));

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numeric>
 
-namespace mlgo::accuracy {
+namespace mlgo::stats {
 
 double quantile(std::vector<double> Values, double Q) {
   assert(!Values.empty() && Q >= 0 && Q <= 1 && "quantile of nothing");
@@ -99,4 +99,4 @@ LinearFit leastSquares(const std::vector<double> &X, const std::vector<double> &
   return Fit;
 }
 
-} // namespace mlgo::accuracy
+} // namespace mlgo::stats

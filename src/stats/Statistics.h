@@ -1,11 +1,12 @@
 /// \file
-/// The statistics of bench/accuracy: quantiles, rank correlations (Spearman's rho and
-/// Kendall's tau-b, both with ties) and the least-squares line. Standard C++ only.
+/// The statistics of native measurements and of prediction accuracy: quantiles, the
+/// median's confidence interval, rank correlations (Spearman's rho and Kendall's tau-b,
+/// both with ties) and the least-squares line. Standard C++ only.
 #pragma once
 
 #include <vector>
 
-namespace mlgo::accuracy {
+namespace mlgo::stats {
 
 /// The \p Q quantile (0..1) of \p Values, interpolating linearly between order
 /// statistics (R's type 7, NumPy's default). \p Values must not be empty.
@@ -40,4 +41,4 @@ struct LinearFit {
 /// Needs at least two distinct X values (else the slope is 0 and the offset Y's mean).
 LinearFit leastSquares(const std::vector<double> &X, const std::vector<double> &Y);
 
-} // namespace mlgo::accuracy
+} // namespace mlgo::stats
