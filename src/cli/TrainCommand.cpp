@@ -338,11 +338,10 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
                   "evaluation replays the whole trace unless --sample gives a shard");
   Cmd->add_option("--measure-run", O.Native.Run,
                   "Measure natively at the end (and with --validate): the whole program "
-                  "built with the best policy, the start policy and default, each run in "
-                  "turn with this shell command ('{program}' is the build's program) for "
-                  "--measure-rounds rounds, timed by CPU seconds; a 'native' record in "
-                  "log.jsonl and the summary. Runs should take a second or more: on a "
-                  "shared machine shorter ones measure mostly noise");
+                  "built with the best policy, the start policy and default, and measured "
+                  "as 'mlgo-ra measure' does, run as this says: '{program} ARGS...' (split "
+                  "as the shell would, run without one); a 'native' record in log.jsonl "
+                  "and the summary");
   Cmd->add_option("--measure-corpus", O.Native.Corpus,
                   "With --measure-run: the corpus of the whole program (every module the "
                   "link needs; a subset corpus has only the traced ones)");
@@ -353,10 +352,23 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--measure-program", O.Native.Program,
                   "With --measure-run: the program the link writes, relative to a build's "
                   "directory (default: the file name of --baseline)");
-  Cmd->add_option("--measure-rounds", O.Native.Rounds,
-                  "With --measure-run: rounds of runs, every build once a round")
-      ->default_val(O.Native.Rounds)
-      ->check(CLI::PositiveNumber);
+  Cmd->add_option("--measure-mode", O.Native.Mode,
+                  "With --measure-run: processes (each run a process, timed by CPU "
+                  "seconds) or paired (the builds in one process, mains called in turn: "
+                  "tenths of a percent, for a main that can be called again and a "
+                  "--measure-link that is one compiler-driver invocation); see 'mlgo-ra "
+                  "measure --help'")
+      ->check(CLI::IsMember({"processes", "paired"}))
+      ->capture_default_str();
+  Cmd->add_option("--measure-precision", O.Native.Precision,
+                  "With --measure-run: stop once every 95% interval is narrower than this "
+                  "many points")
+      ->check(finiteNumber(0, true))
+      ->capture_default_str();
+  Cmd->add_option("--measure-time-budget", O.Native.TimeBudget,
+                  "With --measure-run: ... or after this many seconds of measuring")
+      ->check(finiteNumber(0, true))
+      ->capture_default_str();
   Cmd->add_flag("--load-dependences", O.LoadDependences,
                 "Replay with the traces' load dependences (see 'mlgo-ra replay --help')");
   Cmd->add_option("--clang", O.Clang, "The compiler")->default_val(O.Clang);

@@ -2,11 +2,9 @@
 /// Native measurement of trained policies (train --measure-run): the replay engine
 /// predicts a policy's speedup, and this checks the prediction on the machine at hand
 /// before the policy ships. The whole program is compiled with each policy and with
-/// `default`, linked by the program's own link command, checked to print what the
-/// `default` build prints, and run in turn for a number of rounds, each run timed by its
-/// CPU seconds (user and system, of the run command and its children). A policy's
-/// measured speedup is the median over rounds of default/policy - 1, with the default
-/// run in the same round; above noise when its interquartile range excludes 0.
+/// `default`, linked by the program's own link command, and measured against the
+/// `default` build by `mlgo-ra measure`'s library (measure/Measure.h): each build must
+/// print what `default` prints; a policy's speedup is a median with its 95% interval.
 #pragma once
 
 #include "support/Json.h"
@@ -14,6 +12,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include <string>
+#include <vector>
 
 namespace mlgo {
 
@@ -25,9 +24,14 @@ struct NativeMeasureOptions {
   std::string Link;
   /// The linked program, relative to a build's directory.
   std::string Program;
-  /// A shell command that runs the program: "{program}" is replaced by its path.
+  /// How the program runs: "{program}" and its arguments, split as the shell would
+  /// but run without one.
   std::string Run;
-  unsigned Rounds = 10;
+  /// measure's mode ("processes" or "paired": the builds' objects in one process, which
+  /// needs Link to be one compiler-driver invocation), precision and time budget.
+  std::string Mode = "processes";
+  double Precision = 0.5;
+  double TimeBudget = 120;
   std::string Clang = "clang-22";
   /// The middle-end cache (compile's --cache-dir); empty: whole compiles.
   std::string CacheDir;
@@ -43,16 +47,20 @@ struct NativeCandidate {
 };
 
 /// Builds `default` and every candidate in \p Directory/NAME and measures them; returns
-/// {"native": {"run", "rounds", "default_seconds", "builds": [{"name", "policy",
-/// "median_seconds", "speedup", "q1", "q3", "verdict"}], "seconds"}}. A build that does
-/// not link, a run that fails or a build that prints other output than `default`'s is
-/// an error naming the build.
+/// {"native": {"run", measure's JSON (mode, metric, units, ..., "builds": [{"name",
+/// "policy", "speedup", "low", "high", "verdict", ...}])}}, the control first. A build
+/// that does not link, a run that fails or a build that prints other output than
+/// `default`'s is an error naming the build.
 llvm::Expected<Json> measureNatively(const NativeMeasureOptions &Opts,
                                      llvm::ArrayRef<NativeCandidate> Candidates,
                                      llvm::StringRef Directory);
 
+/// The program's arguments from --measure-run: "{program}" first, then its arguments;
+/// an input error for shell syntax.
+llvm::Expected<std::vector<std::string>> nativeRunArguments(const std::string &Run);
+
 /// The lines a person reads of a "native" record's object, one per build: "best:
-/// +0.42% [-0.31%, +1.10%] within noise (10 rounds)". Reads leniently.
+/// +0.42% [-0.31%, +1.10%] within noise (processes mode, 10 rounds)". Reads leniently.
 std::string describeNative(const Json &Native);
 
 } // namespace mlgo

@@ -439,6 +439,8 @@ llvm::Error checkNativeMeasurement(const TrainOptions &Opts) {
   if (Opts.Native.Corpus.empty() || Opts.Native.Link.empty())
     return inputError("--measure-run", "needs --measure-corpus (every module of the "
                                        "program) and --measure-link");
+  if (auto Args = nativeRunArguments(Opts.Native.Run); !Args)
+    return Args.takeError();
   return llvm::Error::success();
 }
 

@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # train --measure-run: the whole program built with the best policy, the start policy and
-# default by the program's own link command, run in turn and timed; the record in the
-# log, the summary and the report; --validate measures again; a build that prints other
-# output, a link that fails and missing companions fail in one line.
+# default by the program's own link command and measured as `mlgo-ra measure` does; the
+# record in the log, the summary and the report; --validate measures again; a run that
+# is shell code, a link that fails and missing companions fail in one line.
 source "$(dirname "$0")/lib.sh"
 
 source "$(dirname "$0")/tiny_program.sh"
 build_tiny_program || { echo "FAILED: program, corpus, trace and subset"; exit 1; }
 
 link="$CLANG \$(find . -name '*.o' | sort) -o app"
-train() { # train DIR [OPTIONS...]: 2 steps of 2 directions, measured in 3 rounds
+train() { # train DIR [OPTIONS...]: 2 steps of 2 directions, measured for 5 s at most
   local dir=$1
   shift
   "$MLGO_RA" train --corpus "$work/subset" --trace "$work/app.bbtrace" --baseline "$work/app" \
     -o "$dir" --iterations 2 --perturbations 2 --sigma 0.5 --seed 11 -j 2 --mcpu skylake \
     --cache-dir "$work/cache" --measure-corpus "$work/corpus" --measure-link "$link" \
-    --measure-rounds 3 "$@"
+    --measure-time-budget 5 "$@"
 }
 builds() { # builds LOG: the names and verdicts of the last native record's builds
   grep '^{"native"' "$1" | tail -1 | grep -o '"name":"[a-z]*"\|"verdict":"[a-z ]*"' |
@@ -27,9 +27,10 @@ run train "$work/a" --measure-run '{program} 256'
 check "a measured run succeeds" [ "$code" = 0 ]
 check "its log ends with the native record, after the validation" \
   [ "$(tail -2 "$work/a/log.jsonl" | cut -c1-12 | paste -sd' ')" = '{"validation {"native":{"' ]
-check "of the best and the start policies, each with a verdict" \
-  grep -Eq "^best $verdicts start $verdicts\$" <<<"$(builds "$work/a/log.jsonl")"
-check "from 3 rounds" grep -q '^{"native":{"run":"{program} 256","rounds":3,' "$work/a/log.jsonl"
+check "of the best and the start policies and a control, each with a verdict" \
+  grep -Eq "^control $verdicts best $verdicts start $verdicts\$" <<<"$(builds "$work/a/log.jsonl")"
+check "in processes mode, with its run" \
+  grep -q '^{"native":{"run":"{program} 256","mode":"processes",' "$work/a/log.jsonl"
 check "each build linked by the link command" \
   [ -x "$work/a/native/default/app" -a -x "$work/a/native/best/app" -a -x "$work/a/native/start/app" ]
 "$MLGO_RA" compile --corpus "$work/corpus" --policy "$work/a/best.json" -o "$work/best" \
@@ -43,7 +44,7 @@ check "the best build is the best policy's code, every module" \
   same_objects "$work/best" "$work/a/native/best"
 other_objects() { ! same_objects "$@"; }
 check "which is not default's" other_objects "$work/a/native/default" "$work/a/native/best"
-check "the summary says so" grep -Eq "^  measured natively, best: [+-][0-9.]+% \[[+-][0-9.]+%, [+-][0-9.]+%\] $verdicts \(3 rounds of [0-9.]+ s\)$" <<<"$out"
+check "the summary says so" grep -Eq "^  measured natively, best: [+-][0-9.]+% \[[+-][0-9.]+%, [+-][0-9.]+%\] $verdicts \(processes mode, [0-9]+ rounds\)$" <<<"$out"
 run "$MLGO_RA" train --report "$work/a"
 check "the report has the measurement" grep -q "^## Measured natively" "$work/a/report.md"
 
@@ -51,9 +52,10 @@ run train "$work/a" --measure-run '{program} 256' --validate
 check "--validate measures again" [ "$code" = 0 -a "$(grep -c '^{"native"' "$work/a/log.jsonl")" = 2 ]
 check "and prints it" grep -q "^  measured natively, start: " <<<"$out"
 
-run train "$work/b" --measure-run 'echo {program}'
-check "a build that prints other output than default's fails (1)" [ "$code" = 1 ]
-check "named in the error" grep -q "^mlgo-ra: error: best: the program prints other output than the default build's" <<<"$err"
+run train "$work/b" --measure-run "{program} 256 > '\$work/x'"
+check "a run that is shell code is bad input (2)" [ "$code" = 2 ]
+check "  said before training" [ ! -e "$work/b/log.jsonl" ]
+check "  named in the error" [ "$err" = "mlgo-ra: error: --measure-run: '{program} 256 > '\$work/x'': '>' is shell syntax; the program runs without a shell" ]
 run train "$work/c" --measure-run '{program} 256' --measure-link false
 check "a link that fails fails the run (1)" [ "$code" = 1 ]
 check "named in the error" [ "$err" = "mlgo-ra: error: default: the link command exited with code 1 (see $work/c/native/default/link.err)" ]
