@@ -5,6 +5,7 @@
 #include "policy/Policy.h"
 #include "support/Error.h"
 #include "support/InputFile.h"
+#include "support/OutputFile.h"
 #include "support/ShellWords.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -129,6 +130,32 @@ llvm::Expected<Json> measureNatively(const NativeMeasureOptions &Opts,
   return Json{{"native", std::move(Native)}};
 }
 
+llvm::Error chooseNatively(Json &Record, const std::string &ChosenPath) {
+  Json &Native = Record["native"];
+  const Json *Chosen = nullptr;
+  for (const Json &B : Native["builds"]) {
+    std::string Name = B.value("name", std::string());
+    if (Name == "control" || Name == "start" || B.value("verdict", "") != "faster")
+      continue;
+    if (!Chosen || B.value("speedup", 0.0) > Chosen->value("speedup", 0.0))
+      Chosen = &B;
+  }
+  if (!Chosen) {
+    Native["choice"] = {{"name", "default"},
+                        {"why", "no policy on the shortlist measured faster above noise"}};
+    llvm::sys::fs::remove(ChosenPath);
+    return llvm::Error::success();
+  }
+  Native["choice"] = {{"name", (*Chosen)["name"]},     {"policy", (*Chosen)["policy"]},
+                      {"speedup", (*Chosen)["speedup"]}, {"low", (*Chosen)["low"]},
+                      {"high", (*Chosen)["high"]}};
+  std::string Policy = (*Chosen)["policy"].get<std::string>();
+  auto Text = readRegularFile(Policy);
+  if (!Text)
+    return Text.takeError();
+  return writeFileAtomically(ChosenPath, (*Text)->getBuffer());
+}
+
 std::string describeNative(const Json &Native) {
   std::string Lines;
   if (!Native.is_object() || !Native.contains("builds") || !Native["builds"].is_array())
@@ -145,6 +172,16 @@ std::string describeNative(const Json &Native) {
                          B.value("verdict", std::string("?")),
                          Native.value("mode", std::string("?")), Native.value("units", 0u),
                          Native.value("mode", "") == "paired" ? "processes" : "rounds");
+  }
+  if (Native.contains("choice") && Native["choice"].is_object()) {
+    const Json &C = Native["choice"];
+    if (C.value("name", "") == "default")
+      Lines += "chosen: default (" + C.value("why", std::string()) + ")\n";
+    else
+      Lines += fmt::format("chosen: {} ({}), {:+.2f}% [{:+.2f}%, {:+.2f}%]\n",
+                           C.value("name", std::string("?")),
+                           C.value("policy", std::string("?")), 100 * number(C, "speedup"),
+                           100 * number(C, "low"), 100 * number(C, "high"));
   }
   return Lines;
 }

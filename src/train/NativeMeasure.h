@@ -55,6 +55,13 @@ llvm::Expected<Json> measureNatively(const NativeMeasureOptions &Opts,
                                      llvm::ArrayRef<NativeCandidate> Candidates,
                                      llvm::StringRef Directory);
 
+/// The native choice among a shortlist: of the builds in \p Record (measureNatively's)
+/// other than the control and "start", the one measured fastest among those faster than
+/// `default` above noise. Adds {"choice": {"name", "policy", "speedup", "low", "high"}}
+/// to the record ("name" "default" when none is) and copies the chosen policy to
+/// \p ChosenPath (removing an earlier one when none is chosen).
+llvm::Error chooseNatively(Json &Record, const std::string &ChosenPath);
+
 /// The program's arguments from --measure-run: "{program}" first, then its arguments;
 /// an input error for shell syntax.
 llvm::Expected<std::vector<std::string>> nativeRunArguments(const std::string &Run);

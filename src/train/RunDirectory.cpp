@@ -26,7 +26,7 @@ constexpr const char *WorkDirectory = "work";
 
 /// Everything a run writes into its directory, the files a user may care most about
 /// first (they are named when train would overwrite them).
-const char *const RunEntries[] = {TrainPolicyFile,     TrainBestPolicyFile,
+const char *const RunEntries[] = {TrainPolicyFile,     TrainBestPolicyFile, TrainChosenPolicyFile,
                                   TrainCheckpointFile, TrainLogFile,
                                   TrainShortlistFile,  TrainShortlistDirectory,
                                   "reward.svg",        "report.md",

@@ -450,7 +450,14 @@ llvm::Expected<Json> measureBestNatively(const TrainOptions &Opts) {
   std::string Best = Opts.Output + "/" + TrainBestPolicyFile;
   if (!llvm::sys::fs::exists(Best))
     return inputError(Opts.Output, "has no best policy yet: nothing to measure");
+  // With a shortlist, every policy on it (shortlist/1.json is best.json's): the
+  // measurement chooses among them.
   std::vector<NativeCandidate> Candidates = {{"best", Best}};
+  for (unsigned K = 2; K <= Opts.ShortlistSize; ++K) {
+    std::string Listed = fmt::format("{}/{}/{}.json", Opts.Output, TrainShortlistDirectory, K);
+    if (llvm::sys::fs::exists(Listed))
+      Candidates.push_back({fmt::format("s{}", K), Listed});
+  }
   if (Opts.Init != "default")
     Candidates.push_back({"start", Opts.Init});
   // The run's compiler and limits; the program named as the traced binary is.
@@ -465,6 +472,9 @@ llvm::Expected<Json> measureBestNatively(const TrainOptions &Opts) {
   auto Record = measureNatively(Native, Candidates, Opts.Output + "/native");
   if (!Record)
     return Record.takeError();
+  if (Opts.ShortlistSize)
+    if (llvm::Error E = chooseNatively(*Record, Opts.Output + "/" + TrainChosenPolicyFile))
+      return E;
   if (llvm::Error E = appendRecord(Opts.Output + "/" + TrainLogFile, *Record))
     return E;
   return Record;

@@ -30,6 +30,9 @@ inline constexpr const char *TrainBestPolicyFile = "best.json";
 /// With --shortlist: the shortlist's index ([{"policy", "speedup", "step"}], best
 /// first) and its policies, shortlist/1.json (best.json's policy) to shortlist/K.json.
 inline constexpr const char *TrainShortlistFile = "shortlist.json";
+/// With a shortlist and --measure-run: the policy measured fastest, faster than
+/// `default` above noise (absent when none was).
+inline constexpr const char *TrainChosenPolicyFile = "chosen.json";
 inline constexpr const char *TrainShortlistDirectory = "shortlist";
 
 /// A held-out trace (train --validate-trace): the program run on another input.

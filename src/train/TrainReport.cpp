@@ -44,10 +44,11 @@ std::string nativeMarkdown(const Json &Native) {
     return "";
   std::string Out = fmt::format(
       "\n## Measured natively\n\nThe whole program built with each policy and with "
-      "`default`, run in turn (`{}`), each run timed by its CPU seconds. Median over rounds "
-      "of default/policy - 1 [interquartile range]; above noise when the range excludes "
-      "0.\n\n",
-      Native.value("run", std::string()));
+      "`default`, measured as `mlgo-ra measure` does ({} mode, run as `{}`; {}): the "
+      "median speedup over `default` [its 95% confidence interval]; above noise when the "
+      "interval excludes 0. The control is `default`'s own code measured as a policy.\n\n",
+      Native.value("mode", std::string("?")), Native.value("run", std::string()),
+      Native.value("metric", std::string("?")));
   for (llvm::StringRef Line : llvm::split(llvm::StringRef(Lines).rtrim('\n'), '\n'))
     Out += "- " + Line.str() + "\n";
   return Out;

@@ -52,6 +52,19 @@ run train "$work/a" --measure-run '{program} 256' --validate
 check "--validate measures again" [ "$code" = 0 -a "$(grep -c '^{"native"' "$work/a/log.jsonl")" = 2 ]
 check "and prints it" grep -q "^  measured natively, start: " <<<"$out"
 
+# With a shortlist, the measurement chooses among its policies.
+run train "$work/s" --measure-run '{program} 256' --shortlist 3
+check "with --shortlist, every shortlisted policy is measured" \
+  grep -Eq "^control $verdicts best $verdicts s2 $verdicts s3 $verdicts start $verdicts$" <<<"$(builds "$work/s/log.jsonl")"
+check "  the choice is in the record" grep -q '"choice":{' "$work/s/log.jsonl"
+chosen=$(grep '^{"native"' "$work/s/log.jsonl" | tail -1 | grep -o '"choice":{"name":"[a-z0-9]*"' | sed 's/.*"\([a-z0-9]*\)"$/\1/')
+check "  and in the summary ($chosen)" grep -q "^  measured natively, chosen: $chosen" <<<"$out"
+if [ "$chosen" = default ]; then
+  check "  no chosen.json when no policy measured faster" [ ! -e "$work/s/chosen.json" ]
+else
+  check "  the chosen policy in chosen.json" [ -s "$work/s/chosen.json" ]
+fi
+
 run train "$work/b" --measure-run "{program} 256 > '\$work/x'"
 check "a run that is shell code is bad input (2)" [ "$code" = 2 ]
 check "  said before training" [ ! -e "$work/b/log.jsonl" ]
