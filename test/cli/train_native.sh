@@ -18,7 +18,7 @@ train() { # train DIR [OPTIONS...]: 2 steps of 2 directions, measured for 5 s at
     --measure-time-budget 5 "$@"
 }
 builds() { # builds LOG: the names and verdicts of the last native record's builds
-  grep '^{"native"' "$1" | tail -1 | grep -o '"name":"[a-z0-9]*"\|"verdict":"[a-z ]*"' |
+  grep '^{"native"' "$1" | tail -1 | sed 's/"choice".*//' | grep -o '"name":"[a-z0-9]*"\|"verdict":"[a-z ]*"' |
     sed 's/.*:"\(.*\)"/\1/' | paste -sd' '
 }
 verdicts='(faster|slower|within noise)'
