@@ -3,6 +3,7 @@
 #include "ChildProcess.h"
 
 #include "support/Error.h"
+#include "support/WaitStatus.h"
 
 #include <cerrno>
 #include <cstring>
@@ -112,13 +113,6 @@ void ChildProcess::kill() {
   Status = S;
 }
 
-std::string ChildProcess::describe(int Status) {
-  if (WIFEXITED(Status))
-    return fmt::format("exited with code {}", WEXITSTATUS(Status));
-  if (WIFSIGNALED(Status))
-    return fmt::format("was killed by signal {} ({})", WTERMSIG(Status),
-                       strsignal(WTERMSIG(Status)));
-  return fmt::format("ended with wait status {}", Status);
-}
+std::string ChildProcess::describe(int Status) { return describeWaitStatus(Status); }
 
 } // namespace mlgo

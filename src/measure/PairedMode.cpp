@@ -3,6 +3,7 @@
 #include "Units.h"
 #include "stats/Statistics.h"
 #include "support/Error.h"
+#include "support/WaitStatus.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -106,7 +107,7 @@ private:
     auto Buffer = llvm::MemoryBuffer::getFile(ResultsPath);
     if (!Buffer)
       return stageError("the paired program {} and wrote no results: {}",
-                        describeStatus(Ran->Status), firstLineOf(Stderr));
+                        describeWaitStatus(Ran->Status), firstLineOf(Stderr));
     Results = std::move(*Buffer);
     llvm::SmallVector<llvm::StringRef> Lines;
     Results->getBuffer().split(Lines, '\n', -1, false);
@@ -124,7 +125,7 @@ private:
                           firstLineOf(Stderr));
     }
     if (Lines.empty() || Lines.back() != "done")
-      return stageError("the paired program {}: {}", describeStatus(Ran->Status),
+      return stageError("the paired program {}: {}", describeWaitStatus(Ran->Status),
                         firstLineOf(Stderr));
     return std::vector<llvm::StringRef>(Lines.begin(), Lines.end());
   }

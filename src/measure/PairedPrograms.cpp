@@ -2,6 +2,7 @@
 #include "PairedHarness.h"
 #include "TimedRun.h"
 #include "support/Error.h"
+#include "support/WaitStatus.h"
 #include "support/InputFile.h"
 #include "support/OutputFile.h"
 
@@ -26,7 +27,7 @@ llvm::Error runTool(const std::vector<std::string> &Argv, const std::string &Std
   if (!Ran)
     return Ran.takeError();
   if (Ran->Status != 0)
-    return stageError("{} {} (see {})", What, describeStatus(Ran->Status), Stderr);
+    return stageError("{} {} (see {})", What, describeWaitStatus(Ran->Status), Stderr);
   return llvm::Error::success();
 }
 
@@ -200,7 +201,7 @@ llvm::Expected<std::string> PairedPrograms::link(unsigned Layout, std::mt19937_6
     return Ran.takeError();
   if (Ran->Status != 0)
     return inputError("--link", "linking the builds into one program {}: {}",
-                      describeStatus(Ran->Status), firstLineOf(Stderr));
+                      describeWaitStatus(Ran->Status), firstLineOf(Stderr));
   // The pads are of this layout only.
   for (size_t B = 0; Layout >= 2 && B < Count; ++B)
     for (const char *Ext : {".s", ".o"})

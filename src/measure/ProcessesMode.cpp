@@ -3,6 +3,7 @@
 #include "Units.h"
 #include "stats/Statistics.h"
 #include "support/Error.h"
+#include "support/WaitStatus.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -80,7 +81,7 @@ private:
     if (!Ran)
       return Ran.takeError();
     if (Ran->Status != 0)
-      return inputError(Contestants[B].Path, "the program {}: {}", describeStatus(Ran->Status),
+      return inputError(Contestants[B].Path, "the program {}: {}", describeWaitStatus(Ran->Status),
                         firstLineOf(Stderr));
     if (Opts.Metric.empty())
       return Ran->CpuSeconds;
@@ -148,7 +149,7 @@ processesUnits(const MeasureOptions &Opts, const std::vector<Contestant> &Contes
     if (!Ran)
       return Ran.takeError();
     if (Ran->Status != 0)
-      return inputError(C.Path, "the link command {}: {}", describeStatus(Ran->Status),
+      return inputError(C.Path, "the link command {}: {}", describeWaitStatus(Ran->Status),
                         firstLineOf(Stderr));
   }
   return std::make_unique<ProcessesUnits>(Opts, Contestants, std::move(Programs), Scratch,

@@ -20,15 +20,6 @@ extern char **environ;
 
 namespace mlgo {
 
-std::string describeStatus(int Status) {
-  if (WIFEXITED(Status))
-    return fmt::format("exited with code {}", WEXITSTATUS(Status));
-  if (WIFSIGNALED(Status))
-    return fmt::format("was killed by signal {} ({})", WTERMSIG(Status),
-                       strsignal(WTERMSIG(Status)));
-  return fmt::format("ended with wait status {}", Status);
-}
-
 std::string firstLineOf(const std::string &Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path);
   if (!Buffer)

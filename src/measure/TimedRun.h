@@ -22,9 +22,6 @@ struct RunOutcome {
 
 llvm::Expected<RunOutcome> runTimed(const RunSpec &Spec);
 
-/// "exited with code 1", "was killed by signal 9 (Killed)".
-std::string describeStatus(int Status);
-
 /// The first non-empty line of the file at \p Path, for an error message ("" if none).
 std::string firstLineOf(const std::string &Path);
 

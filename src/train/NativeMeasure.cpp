@@ -4,6 +4,7 @@
 #include "measure/TimedRun.h"
 #include "policy/Policy.h"
 #include "support/Error.h"
+#include "support/WaitStatus.h"
 #include "support/InputFile.h"
 #include "support/OutputFile.h"
 #include "support/ShellWords.h"
@@ -37,7 +38,7 @@ llvm::Error build(const Build &B, const VariantPlan &Plan, const NativeMeasureOp
     return Linked.takeError();
   if (Linked->Status != 0)
     return stageError("{}: the link command {} (see {}/link.err)", B.Name,
-                      describeStatus(Linked->Status), B.Directory);
+                      describeWaitStatus(Linked->Status), B.Directory);
   if (!llvm::sys::fs::can_execute(B.Program))
     return stageError("{}: the link command made no program {}", B.Name, B.Program);
   return llvm::Error::success();
