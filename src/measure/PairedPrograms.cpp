@@ -2,15 +2,12 @@
 #include "PairedHarness.h"
 #include "TimedRun.h"
 #include "support/Error.h"
-#include "support/WaitStatus.h"
-#include "support/InputFile.h"
 #include "support/OutputFile.h"
+#include "support/WaitStatus.h"
 
 #include "llvm/Object/Archive.h"
-#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include <fmt/format.h>
 #include <algorithm>
 #include <set>

@@ -4,10 +4,10 @@
 #include "measure/TimedRun.h"
 #include "policy/Policy.h"
 #include "support/Error.h"
-#include "support/WaitStatus.h"
 #include "support/InputFile.h"
 #include "support/OutputFile.h"
 #include "support/ShellWords.h"
+#include "support/WaitStatus.h"
 
 #include "llvm/Support/FileSystem.h"
 #include <algorithm>
