@@ -92,7 +92,8 @@ CommandHandle addCompileCommand(CLI::App &Parent) {
                   "The variant directory (replaced if it holds an earlier variant)")
       ->required();
   Cmd->add_option("-j,--jobs", Flags->Variant.Jobs, "Compiles run at once")
-      ->default_val(std::max(1u, std::thread::hardware_concurrency()));
+      ->default_val(std::max(1u, std::thread::hardware_concurrency()))
+      ->check(wholeNumber());
   Cmd->add_option("--timeout", Flags->Variant.TimeoutSeconds,
                   "Kill a compile after this many seconds (0: never)")
       ->default_val(600)

@@ -2,6 +2,7 @@
 /// mlgo-ra extract-corpus: options → ExtractCorpusOptions → runExtractCorpus → summary.
 #include "Commands.h"
 #include "ExitCode.h"
+#include "NumberOptions.h"
 #include "corpus/ExtractCorpus.h"
 #include "support/ShellWords.h"
 
@@ -79,7 +80,8 @@ CommandHandle addExtractCorpusCommand(CLI::App &Parent) {
                   "The cc1 command for every module, as one shell-quoted string; required "
                   "for local ThinLTO, which records none");
   Cmd->add_option("-j,--threads", Flags->Opts.Threads,
-                  "Worker threads (default: one per core)");
+                  "Worker threads (default: one per core)")
+      ->check(wholeNumber());
   Cmd->add_flag("--json", Flags->Json, "Print a machine-readable summary on stdout");
   return {Cmd, [Flags] { return run(*Flags); }};
 }

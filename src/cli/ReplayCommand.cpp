@@ -207,7 +207,7 @@ llvm::Error compilePolicyArguments(ReplayFlags &F, llvm::StringRef WorkDir) {
 
 int replay(ReplayFlags &F) {
   if (!F.Markdown.empty())
-    if (llvm::Error E = checkOutputIsNoInput(
+    if (llvm::Error E = checkOutputOutsideInputs(
             F.Markdown, {F.Options.Trace, F.Code, F.Baseline, F.Candidate, F.Corpus}))
       return reportError(std::move(E));
   llvm::SmallString<128> WorkDir;
@@ -294,10 +294,12 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
                   "or ~/.cache/mlgo-ra)");
   Cmd->add_option("--warm-up", Flags->Options.Spans.WarmUp,
                   "Fast replay: instructions simulated before a span's first difference")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(wholeNumber());
   Cmd->add_option("--settle", Flags->Options.Spans.Settle,
                   "Fast replay: instructions of same code that end a span")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(wholeNumber());
   Cmd->add_flag("--stack-engine", Flags->Options.StackEngine,
                 "Model x86's stack engine: push, pop, call and ret do not wait for one "
                 "another's stack pointer (closer to measured speedups; fast replay's "
@@ -322,20 +324,25 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
                   "of about N, simulated on -j threads, each chunk warmed up on the "
                   "instructions before it (the cycles do not depend on -j); 0: the whole "
                   "trace on one core per traced thread")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(wholeNumber());
   Cmd->add_option("--chunk-warm-up", Flags->Options.Chunks.WarmUp,
                   "Exact replay in chunks: instructions of each traced thread before a "
                   "chunk simulated first, uncounted")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(wholeNumber());
   Cmd->add_option("-j,--jobs", Flags->Options.Jobs,
                   "Threads simulating the chunks of an exact replay or the spans where code "
-                  "differs, and compiles run at once for --corpus (default: one per core)");
+                  "differs, and compiles run at once for --corpus (default: one per core)")
+      ->check(wholeNumber());
   Cmd->add_option("--fail-if-slower", Flags->FailIfSlower,
                   "Exit 1 if the candidate is predicted slower than the baseline by more "
                   "than PCT percent")
       ->needs(Candidate)
       ->check(finiteNumber(0));
-  Cmd->add_option("--top", Flags->Top, "How many functions to list")->capture_default_str();
+  Cmd->add_option("--top", Flags->Top, "How many functions to list")
+      ->capture_default_str()
+      ->check(wholeNumber());
   Cmd->add_flag("--json", Flags->Json, "Print the result as JSON on stdout");
   Cmd->add_option("--markdown", Flags->Markdown,
                   "Also write the result as Markdown to FILE (the verdict, for a CI job "

@@ -289,10 +289,12 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
                   "directory), before the --job ones");
   Cmd->add_option("-o,--output", O.Output, "The training directory");
   Cmd->add_option("--iterations", O.Iterations, "Steps in all (a resumed run included)")
-      ->default_val(O.Iterations);
+      ->default_val(O.Iterations)
+      ->check(wholeNumber(1));
   Cmd->add_option("--perturbations", O.Perturbations,
                   "Directions per step, each evaluated at +sigma and -sigma")
-      ->default_val(O.Perturbations);
+      ->default_val(O.Perturbations)
+      ->check(wholeNumber());
   Cmd->add_option("--sigma", O.Sigma, "Standard deviation of the perturbations")
       ->default_val(O.Sigma)
       ->check(finiteNumber(0, /*Strict=*/true));
@@ -316,17 +318,21 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--top-directions", O.TopDirections,
                   "Only the K pairs with the highest max(reward at +sigma, at -sigma) make "
                   "the gradient (ties: the lower direction); 0: all")
-      ->default_val(O.TopDirections);
+      ->default_val(O.TopDirections)
+      ->check(wholeNumber());
   Cmd->add_option("--shortlist", O.ShortlistSize,
                   "Keep the K best distinct policies evaluated (by predicted speedup; equal "
                   "speedups count once) in DIR/shortlist/1.json .. K.json, indexed by "
                   "DIR/shortlist.json, for a native measurement to choose among: the "
                   "engine cannot rank gains of a few tenths of a percent; 0: none")
-      ->default_val(O.ShortlistSize);
+      ->default_val(O.ShortlistSize)
+      ->check(wholeNumber());
   Cmd->add_option("--seed", O.Seed, "Seed of the perturbation directions")
-      ->default_val(O.Seed);
+      ->default_val(O.Seed)
+      ->check(wholeNumber());
   Cmd->add_option("-j,--jobs", O.Jobs, "Evaluations run at once")
-      ->default_val(std::max(1u, std::thread::hardware_concurrency()));
+      ->default_val(std::max(1u, std::thread::hardware_concurrency()))
+      ->check(wholeNumber());
   Cmd->add_option("--init", O.Init, "The starting policy: a built-in name or a policy file")
       ->default_val(O.Init);
   addCpuOption(Cmd, O.CPU,

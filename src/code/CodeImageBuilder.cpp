@@ -39,10 +39,11 @@ FunctionSymbols readFunctionSymbols(const llvm::object::ELFObjectFileBase &Obj,
       *Address += Base->second;
     }
     bool Local = Sym.getBinding() == llvm::ELF::STB_LOCAL;
+    bool Weak = Sym.getBinding() == llvm::ELF::STB_WEAK;
     auto [It, Inserted] =
-        Symbols.try_emplace(*Address, FunctionSymbol{Name->str(), Local ? File : ""});
+        Symbols.try_emplace(*Address, FunctionSymbol{Name->str(), Local ? File : "", Weak});
     if (!Inserted && !It->second.File.empty() && !Local)
-      It->second = FunctionSymbol{Name->str(), ""};
+      It->second = FunctionSymbol{Name->str(), "", Weak};
   }
   return Symbols;
 }
@@ -102,8 +103,14 @@ CodeImageBuilder::addFunctions(std::vector<llvm::object::BBAddrMap> Maps,
 llvm::Error CodeImageBuilder::addFunction(const llvm::object::BBAddrMap &Map,
                                           const FunctionSymbol &Sym, uint64_t Bias) {
   std::string Key = CodeFunction{Sym.Name, Sym.File, 0, 0, 0}.key();
-  if (!Keys.insert(Key).second)
-    return llvm::Error::success();
+  auto [Seen, New] = Keys.try_emplace(Key, Source, Sym.Weak);
+  if (!New) {
+    const auto &[First, FirstWeak] = Seen->second;
+    if (FirstWeak || Sym.Weak || First == Source)
+      return llvm::Error::success();
+    return inputError(Source, "defines {}, as {} does: which code to replay is ambiguous",
+                      Key, First);
+  }
   uint32_t FunctionIndex = Image.Functions.size();
   Image.Functions.push_back({Sym.Name, Sym.File, Map.getFunctionAddress() + Bias,
                              static_cast<uint32_t>(Image.Blocks.size()), 0});

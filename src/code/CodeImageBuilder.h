@@ -7,7 +7,7 @@
 #include "CodeImage.h"
 #include "Disassembler.h"
 
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include <unordered_map>
 
@@ -16,6 +16,7 @@ namespace mlgo {
 struct FunctionSymbol {
   std::string Name;
   std::string File; ///< empty for global symbols
+  bool Weak = false; ///< a weak definition (an inline function's copy)
 };
 
 /// Function symbols by image address; a local symbol takes the name of the STT_FILE
@@ -42,9 +43,13 @@ public:
   void keep(std::shared_ptr<llvm::MemoryBuffer> Buffer);
   /// \p Bytes (inside a kept buffer) are the code at image address \p Address.
   void addText(uint64_t Address, llvm::StringRef Bytes);
+  /// The file the next functions come from (relocatable objects), for errors.
+  void setSource(std::string Path) { Source = std::move(Path); }
   /// Adds the functions of \p Maps, whose addresses are \p Bias below image addresses,
-  /// in address order. A function whose key is already in the image is skipped: objects
-  /// may each hold a copy of an inline function, of which a link keeps one.
+  /// in address order. A function whose key is already in the image is skipped if either
+  /// copy is weak (objects may each hold a copy of an inline function, of which a link
+  /// keeps one) or both come from one file; two files that both define it otherwise
+  /// are an error naming both: which code to replay would be a guess.
   llvm::Error addFunctions(std::vector<llvm::object::BBAddrMap> Maps,
                            const FunctionSymbols &Symbols,
                            uint64_t Bias = 0);
@@ -59,7 +64,9 @@ private:
 
   CodeImage &Image;
   const Disassembler &Dis;
-  llvm::StringSet<> Keys;
+  std::string Source;
+  /// Per function key, where it came from.
+  llvm::StringMap<std::pair<std::string, bool>> Keys; ///< source, weak
 };
 
 } // namespace mlgo

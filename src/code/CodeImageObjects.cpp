@@ -75,6 +75,7 @@ llvm::Expected<CodeImage> CodeImage::loadObjects(llvm::ArrayRef<std::string> Pat
       return inputError(Path, "is for {}, but {} is for {}", Elf.makeTriple().str(),
                         Paths.front(), TT.str());
     Builder.keep(Files[I].Buffer);
+    Builder.setSource(Path);
     SectionAddresses SectionBases;
     std::vector<std::pair<unsigned, uint64_t>> TextSections; // in file order
     for (const llvm::object::SectionRef &Section : Elf.sections()) {

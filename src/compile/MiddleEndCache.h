@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,25 +16,35 @@ namespace mlgo {
 
 class MiddleEndCache {
 public:
-  /// A cache in \p Dir (created if needed) for modules compiled by \p Clang.
+  /// A cache in \p Dir for modules compiled by \p Clang.
   static llvm::Expected<MiddleEndCache> open(std::string Dir, std::string Clang);
+
+  /// Creates the directory and a file in it: an error if the cache cannot be written
+  /// (the caller then compiles without it).
+  llvm::Error checkWritable() const;
 
   /// The optimized module (bitcode, use-list order kept) of \p Bitcode compiled with
   /// the cc1 arguments \p Args (no input, no output): from the cache, or by running
-  /// the middle end. \p Reused tells which.
-  llvm::Expected<std::string> optimized(llvm::StringRef Bitcode,
-                                        llvm::ArrayRef<std::string> Args,
-                                        double TimeoutSeconds, bool &Reused);
+  /// the middle end. \p Reused tells which. None, after a warning, if the cache could
+  /// not keep it (a full disk): the caller compiles the module whole. A damaged entry
+  /// is compiled again, with a warning.
+  llvm::Expected<std::optional<std::string>> optimized(llvm::StringRef Bitcode,
+                                                       llvm::ArrayRef<std::string> Args,
+                                                       double TimeoutSeconds, bool &Reused);
 
   /// \p Optimized with only \p Functions (IR names) defined; \p Module names the
-  /// module in errors. A function the module does not define is an error.
-  llvm::Expected<std::string> traced(llvm::StringRef Optimized,
-                                     const std::vector<std::string> &Functions,
-                                     llvm::StringRef Module);
+  /// module in errors. A function the module does not define is an error; none, after
+  /// a warning, as for optimized().
+  llvm::Expected<std::optional<std::string>> traced(llvm::StringRef Optimized,
+                                                    const std::vector<std::string> &Functions,
+                                                    llvm::StringRef Module);
 
   const std::string &directory() const { return Dir; }
 
 private:
+  /// \p Path if it is a whole entry; a damaged one is removed with a warning.
+  std::optional<std::string> reuse(const std::string &Path) const;
+
   MiddleEndCache(std::string Dir, std::string Clang, std::string CompilerIdentity)
       : Dir(std::move(Dir)), Clang(std::move(Clang)),
         CompilerIdentity(std::move(CompilerIdentity)) {}

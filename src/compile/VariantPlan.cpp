@@ -9,6 +9,7 @@
 #include "support/Error.h"
 #include "support/ParallelWork.h"
 #include "support/Progress.h"
+#include "support/Warning.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
@@ -41,6 +42,23 @@ llvm::Expected<std::optional<FunctionLists>> tracedFunctions(llvm::StringRef Cor
   return Lists;
 }
 
+/// The fast path's input for \p Module: its cached middle end, reduced to the traced
+/// functions if \p Traced lists them; none if the cache could not keep it (the module
+/// is then compiled whole).
+llvm::Expected<std::optional<std::string>>
+cachedInput(const Corpus &C, const std::string &Module, const FunctionLists *Traced,
+            MiddleEndCache &Cache, const PlanOptions &Opts, PlannedModule &Planned) {
+  auto Optimized = Cache.optimized(modulePath(C, Module, ".bc"), Planned.Arguments,
+                                   Opts.TimeoutSeconds, Planned.Reused);
+  if (!Optimized || !*Optimized || !Traced)
+    return Optimized;
+  const std::vector<std::string> &Functions = Traced->find(Module)->second;
+  auto Reduced = Cache.traced(**Optimized, Functions, modulePath(C, Module, ".bc"));
+  if (Reduced && *Reduced)
+    Planned.Functions = Functions.size();
+  return Reduced;
+}
+
 /// Plans one module: its arguments, and its middle end on the fast path.
 llvm::Expected<PlannedModule> planModule(const Corpus &C, const std::string &Module,
                                          const FunctionLists *Traced,
@@ -51,31 +69,23 @@ llvm::Expected<PlannedModule> planModule(const Corpus &C, const std::string &Mod
   PlannedModule Planned;
   Planned.Name = Module;
   Planned.Arguments = variantArguments(*Command);
-  if (!Cache) {
-    if (llvm::Error E = checkModuleBitcode(modulePath(C, Module, ".bc")))
-      return E;
-    // The sanitizer dropped the recorded action: a variant is objects.
-    Planned.Arguments.push_back("-emit-obj");
-    std::vector<std::string> Inputs = moduleInputArguments(C, Module);
-    Planned.Arguments.insert(Planned.Arguments.end(), Inputs.begin(), Inputs.end());
-    return Planned;
+  if (Cache) {
+    auto Input = cachedInput(C, Module, Traced, *Cache, Opts, Planned);
+    if (!Input)
+      return Input.takeError();
+    if (*Input) {
+      Planned.Arguments.insert(Planned.Arguments.end(), {"-emit-obj", "-x", "ir",
+                                                         commandPath(**Input),
+                                                         "-disable-llvm-passes"});
+      return Planned;
+    }
   }
-  auto Optimized = Cache->optimized(modulePath(C, Module, ".bc"), Planned.Arguments,
-                                    Opts.TimeoutSeconds, Planned.Reused);
-  if (!Optimized)
-    return Optimized.takeError();
-  std::string Input = *Optimized;
-  if (Traced) {
-    const std::vector<std::string> &Functions = Traced->find(Module)->second;
-    auto Reduced = Cache->traced(*Optimized, Functions, modulePath(C, Module, ".bc"));
-    if (!Reduced)
-      return Reduced.takeError();
-    Input = *Reduced;
-    Planned.Functions = Functions.size();
-  }
-  Planned.Arguments.insert(Planned.Arguments.end(), {"-emit-obj", "-x", "ir",
-                                                     commandPath(Input),
-                                                     "-disable-llvm-passes"});
+  if (llvm::Error E = checkModuleBitcode(modulePath(C, Module, ".bc")))
+    return E;
+  // The sanitizer dropped the recorded action: a variant is objects.
+  Planned.Arguments.push_back("-emit-obj");
+  std::vector<std::string> Inputs = moduleInputArguments(C, Module);
+  Planned.Arguments.insert(Planned.Arguments.end(), Inputs.begin(), Inputs.end());
   return Planned;
 }
 
@@ -107,7 +117,12 @@ llvm::Expected<VariantPlan> planVariant(llvm::StringRef CorpusDirectory,
     auto Opened = MiddleEndCache::open(Opts.CacheDir, Opts.Clang);
     if (!Opened)
       return Opened.takeError();
-    Cache.emplace(std::move(*Opened));
+    // The cache only saves time: one that cannot be written is a warning.
+    if (llvm::Error E = Opened->checkWritable())
+      warn("--cache-dir: {}; compiling without the middle-end cache",
+           llvm::toString(std::move(E)));
+    else
+      Cache.emplace(std::move(*Opened));
   }
 
   VariantPlan Plan;

@@ -157,6 +157,7 @@ llvm::Expected<ExtractCorpusResult> runExtractCorpus(const ExtractCorpusOptions 
   }
   if (llvm::Error E = checkOptions(Opts, Kind))
     return E;
+  NewOutputDirectory Output(Opts.OutputDir);
   auto Inputs = listObjectInputs(Kind, Opts);
   if (!Inputs)
     return Inputs.takeError();
@@ -220,6 +221,7 @@ llvm::Expected<ExtractCorpusResult> runExtractCorpus(const ExtractCorpusOptions 
   Out.Modules = Result.Modules;
   if (llvm::Error E = writeCorpusDescription(Out))
     return E;
+  Output.keep();
   Result.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   return Result;

@@ -10,6 +10,7 @@
 
 #include "Export.h"
 #include "support/Json.h"
+#include "support/ShellWords.h"
 
 #include <fmt/format.h>
 
@@ -80,7 +81,7 @@ std::vector<GeneratedFile> renderBuildFiles(const Policy &P, llvm::StringRef Exp
   std::string Readme = fmt::format(
       ReadmeTemplate, fmt::arg("name", dumpJson(P.name(), -1)),
       fmt::arg("parameters", P.network().parameters().size()),
-      fmt::arg("dir", ExportDir.str()));
+      fmt::arg("dir", quoteShellWord(ExportDir)));
   std::string Runtime = std::string(TensorFlowStubDir) + "/xla_aot_runtime_src/";
   return {{"README.md", Readme},
           {Runtime + "CMakeLists.txt", RuntimeCMake},

@@ -5,6 +5,8 @@
 /// so the cycles are the same with any -j.
 #pragma once
 
+#include "support/Error.h"
+
 #include <cstdint>
 
 namespace mlgo {
@@ -17,6 +19,27 @@ struct ChunkSettings {
   /// Per traced thread, the refilled instructions before a chunk that its core
   /// simulates first, uncounted: they fill the pipeline as the whole replay had it.
   uint64_t WarmUp = 1 << 16;
+
+  /// Below this, a chunk costs more to set up (its threads' cores) than to simulate.
+  static constexpr uint64_t MinInstructions = 4096;
+  /// A warm-up may be this many chunks long at most: the default 65536 still warms the
+  /// smallest chunk, and 50000-instruction chunks (MCA's tests) with it.
+  static constexpr uint64_t MaxWarmUpRatio = 16;
+
+  /// Refuses settings that multiply the work a trace needs: tiny chunks, or a warm-up longer than the chunk it warms (with 10
+  /// instructions a chunk and 65536 of warm-up, a 0.1 s replay took minutes).
+  llvm::Error check() const {
+    if (Instructions && Instructions < MinInstructions)
+      return inputError("--chunk", "{} instructions is less than {}: each chunk would "
+                                   "cost more than its instructions (0: no chunks)",
+                        Instructions, MinInstructions);
+    if (Instructions && WarmUp > MaxWarmUpRatio * Instructions)
+      return inputError("--chunk-warm-up", "{} instructions is more than {} times the "
+                                           "chunk's {}: each chunk would simulate far more "
+                                           "warm-up than it counts",
+                        WarmUp, MaxWarmUpRatio, Instructions);
+    return llvm::Error::success();
+  }
 
   /// The chunks of a trace of \p TraceInstructions: 1 means the whole trace at once.
   uint64_t count(uint64_t TraceInstructions) const {

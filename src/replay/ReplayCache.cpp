@@ -6,6 +6,8 @@
 #include "support/InputFile.h"
 #include "support/Json.h"
 #include "support/OutputFile.h"
+#include "support/SealedFile.h"
+#include "support/Warning.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -22,8 +24,9 @@ constexpr const char *Format = "mlgo-ra.replay.cached";
 // engine books resources by unit masks; 6: it eliminates Intel's register moves; 7:
 // stores out of order, loads behind unknown store addresses; 8: branch mispredictions;
 // 9: load dependences; 10: the tagged branch predictor; 11: a register xor takes one
-// cycle, a rotate by an immediate one micro-op.
-constexpr int Version = 11;
+// cycle, a rotate by an immediate one micro-op; 12: each file sealed (SealedFile.h), the
+// description gives the events' threads and bytes.
+constexpr int Version = 12;
 constexpr const char *EventsMagic = "MLGOEVC1";
 
 std::string pathOf(llvm::StringRef Dir, llvm::StringRef Key, llvm::StringRef Suffix) {
@@ -109,14 +112,26 @@ std::string replayCacheKey(const ReplayOptions &Opts, llvm::StringRef TraceHash,
 }
 
 std::optional<Replayed> loadCachedReplay(llvm::StringRef Dir, llvm::StringRef Key) {
-  auto J = readJsonFile(pathOf(Dir, Key, ".json"));
-  if (!J) {
-    llvm::consumeError(J.takeError());
+  std::string JsonPath = pathOf(Dir, Key, ".json"), EventsPath = pathOf(Dir, Key, ".events");
+  // A damaged entry is dropped, said, and recomputed: never trusted.
+  auto Drop = [&](const std::string &Path, llvm::StringRef Why) -> std::optional<Replayed> {
+    warn("{}: damaged replay cache entry, replaying again: {}", Path, Why.str());
+    removeSealedFile(JsonPath);
+    removeSealedFile(EventsPath);
     return std::nullopt;
-  }
+  };
+  SealedFile Description = readSealedFile(JsonPath);
+  if (Description.Is == SealedFile::Missing)
+    return std::nullopt;
+  if (Description.Is == SealedFile::Damaged)
+    return Drop(JsonPath, Description.Why);
+  auto J = parseJson(Description.Contents->getBuffer(), JsonPath);
+  if (!J)
+    return Drop(JsonPath, llvm::toString(J.takeError()));
   Replayed R;
   std::string Name;
   int V = 0;
+  uint64_t EventThreads = 0, EventBytes = 0;
   RefillCounts &C = R.Counts;
   PredictedCosts &P = R.Costs;
   bool Ok = read(*J, "format", Name) && Name == Format && read(*J, "version", V) &&
@@ -130,16 +145,28 @@ std::optional<Replayed> loadCachedReplay(llvm::StringRef Dir, llvm::StringRef Ke
             read(*J, "instructions", P.Instructions) && read(*J, "threads", P.Threads) &&
             read(*J, "function_cycles", P.FunctionCycles) &&
             read(*J, "function_instructions", P.FunctionInstructions) &&
+            read(*J, "event_threads", EventThreads) && read(*J, "event_bytes", EventBytes) &&
             P.FunctionCycles.size() == P.FunctionInstructions.size();
-  auto Events = llvm::MemoryBuffer::getFile(pathOf(Dir, Key, ".events"));
-  if (!Ok || !Events || !decodeEvents((*Events)->getBuffer(), P.EventCycles))
-    return std::nullopt;
+  if (!Ok)
+    return Drop(JsonPath, "fields missing or of another format");
+  SealedFile Events = readSealedFile(EventsPath);
+  if (Events.Is != SealedFile::Whole)
+    return Drop(EventsPath, Events.Is == SealedFile::Missing ? "missing" : Events.Why);
+  // The seal proves the bytes are those written; the description says which.
+  llvm::StringRef Bytes = Events.Contents->getBuffer();
+  if (Bytes.size() != EventBytes)
+    return Drop(EventsPath, fmt::format("{} bytes of events where {} says {}", Bytes.size(),
+                                        JsonPath, EventBytes));
+  if (!decodeEvents(Bytes, P.EventCycles) || P.EventCycles.size() != EventThreads)
+    return Drop(EventsPath, fmt::format("events of {} threads where {} says {}",
+                                        P.EventCycles.size(), JsonPath, EventThreads));
   return R;
 }
 
 llvm::Error storeCachedReplay(llvm::StringRef Dir, llvm::StringRef Key, const Replayed &R) {
   const RefillCounts &C = R.Counts;
   const PredictedCosts &P = R.Costs;
+  std::string Events = encodeEvents(P.EventCycles);
   Json J = {{"format", Format},
             {"version", Version},
             {"trace_instructions", C.TraceInstructions},
@@ -153,11 +180,16 @@ llvm::Error storeCachedReplay(llvm::StringRef Dir, llvm::StringRef Key, const Re
             {"instructions", P.Instructions},
             {"threads", P.Threads},
             {"function_cycles", P.FunctionCycles},
-            {"function_instructions", P.FunctionInstructions}};
+            {"function_instructions", P.FunctionInstructions},
+            {"event_threads", P.EventCycles.size()},
+            {"event_bytes", Events.size()}};
+  auto Text = serializeJson(J, pathOf(Dir, Key, ".json"));
+  if (!Text)
+    return Text.takeError();
   // The events first: a description without them is no entry.
-  if (llvm::Error E = writeFileAtomically(pathOf(Dir, Key, ".events"), encodeEvents(P.EventCycles)))
+  if (llvm::Error E = writeSealedFile(pathOf(Dir, Key, ".events"), Events))
     return E;
-  return writeJsonFile(pathOf(Dir, Key, ".json"), J);
+  return writeSealedFile(pathOf(Dir, Key, ".json"), *Text);
 }
 
 } // namespace mlgo

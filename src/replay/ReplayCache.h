@@ -26,9 +26,12 @@ llvm::Expected<std::string> hashTrace(llvm::StringRef Path);
 std::string replayCacheKey(const ReplayOptions &Opts, llvm::StringRef TraceHash,
                            uint64_t TraceInstructions, const VariantCode &Code);
 
-/// The result kept under \p Key in \p Dir; none if there is none, or one of another
-/// format version or that cannot be read (it is then replaced).
+/// The result kept under \p Key in \p Dir; none if there is none. An entry that is
+/// damaged (its files do not match their seals or each other) is removed with a warning,
+/// to be replayed and stored again.
 std::optional<Replayed> loadCachedReplay(llvm::StringRef Dir, llvm::StringRef Key);
+
+/// Stores \p R under \p Key in \p Dir: each file sealed (SealedFile.h), the events first.
 
 llvm::Error storeCachedReplay(llvm::StringRef Dir, llvm::StringRef Key, const Replayed &R);
 

@@ -156,6 +156,8 @@ ReplayContext::~ReplayContext() = default;
 
 llvm::Expected<std::unique_ptr<ReplayContext>>
 ReplayContext::create(const ReplayOptions &Opts) {
+  if (llvm::Error E = Opts.Chunks.check())
+    return E;
   auto Profile = profileTrace(Opts.Trace);
   if (!Profile)
     return Profile.takeError();

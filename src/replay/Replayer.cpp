@@ -6,6 +6,7 @@
 #include "McaSimulator.h"
 #include "ReplayCache.h"
 #include "SpanModel.h"
+#include "support/Warning.h"
 
 #include "llvm/Support/Path.h"
 #include <algorithm>
@@ -119,9 +120,11 @@ llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TracePro
                                                            ProfileInstructions);
                      },
                      Bar);
+  // The cache only saves time: one that cannot be written costs the next run a replay,
+  // not this run its result.
   if (R && !Key.empty())
     if (llvm::Error E = storeCachedReplay(Opts.CacheDir, Key, *R))
-      return E;
+      warn("--cache-dir: cannot keep this replay: {}", llvm::toString(std::move(E)));
   return R;
 }
 

@@ -167,8 +167,10 @@ llvm::Expected<SubsetResult> runSubset(const SubsetOptions &Opts) {
       }
   for (SubsetModule &M : R.Modules)
     std::sort(M.Functions.begin(), M.Functions.end());
+  NewOutputDirectory Output(Opts.Output);
   if (llvm::Error E = writeSubsetCorpus(*C, R, Opts))
     return E;
+  Output.keep();
   return R;
 }
 

@@ -3,7 +3,9 @@
 #include "InputFile.h"
 #include "Error.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 namespace mlgo {
 
@@ -35,10 +37,45 @@ bool isSameFile(llvm::StringRef A, llvm::StringRef B) {
   return !llvm::sys::fs::equivalent(A, B, Same) && Same;
 }
 
+/// Whether \p Output would be written inside the existing directory \p Dir, or below it:
+/// the nearest existing directory on its path is Dir or lies within it.
+static bool isInsideDirectory(llvm::StringRef Output, llvm::StringRef Dir) {
+  if (!llvm::sys::fs::is_directory(Dir))
+    return false;
+  llvm::SmallString<256> Absolute(Output);
+  if (llvm::sys::fs::make_absolute(Absolute))
+    return false;
+  llvm::StringRef Parent = llvm::sys::path::parent_path(Absolute);
+  while (!Parent.empty() && !llvm::sys::fs::is_directory(Parent))
+    Parent = llvm::sys::path::parent_path(Parent);
+  for (; !Parent.empty(); Parent = llvm::sys::path::parent_path(Parent)) {
+    if (isSameFile(Parent, Dir))
+      return true;
+    if (llvm::sys::path::parent_path(Parent) == Parent)
+      break; // the root
+  }
+  return false;
+}
+
 llvm::Error checkOutputIsNoInput(llvm::StringRef Output, llvm::ArrayRef<std::string> Inputs) {
-  for (const std::string &Input : Inputs)
-    if (!Input.empty() && isSameFile(Output, Input))
+  for (const std::string &Input : Inputs) {
+    if (Input.empty())
+      continue;
+    if (isSameFile(Output, Input))
       return inputError(Output, "the output is also the input {}: refusing to overwrite it",
+                        Input);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error checkOutputOutsideInputs(llvm::StringRef Output,
+                                     llvm::ArrayRef<std::string> Inputs) {
+  if (llvm::Error E = checkOutputIsNoInput(Output, Inputs))
+    return E;
+  for (const std::string &Input : Inputs)
+    if (!Input.empty() && isInsideDirectory(Output, Input))
+      return inputError(Output, "lies inside the input directory {}: refusing to write "
+                                "there",
                         Input);
   return llvm::Error::success();
 }

@@ -26,4 +26,10 @@ bool isSameFile(llvm::StringRef A, llvm::StringRef B);
 /// writing it would replace.
 llvm::Error checkOutputIsNoInput(llvm::StringRef Output, llvm::ArrayRef<std::string> Inputs);
 
+/// Same, and also if \p Output lies inside an input that is a directory whose every
+/// file is read (an object directory, a corpus): a report there could replace one of
+/// them, or be read as one.
+llvm::Error checkOutputOutsideInputs(llvm::StringRef Output,
+                                     llvm::ArrayRef<std::string> Inputs);
+
 } // namespace mlgo

@@ -16,10 +16,14 @@ llvm::Expected<Json> readJsonFile(llvm::StringRef Path) {
   auto Buffer = readRegularFile(Path);
   if (!Buffer)
     return Buffer.takeError();
+  return parseJson((*Buffer)->getBuffer(), Path);
+}
+
+llvm::Expected<Json> parseJson(llvm::StringRef Text, llvm::StringRef Input) {
   try {
-    return Json::parse((*Buffer)->getBuffer().begin(), (*Buffer)->getBuffer().end());
+    return Json::parse(Text.begin(), Text.end());
   } catch (const nlohmann::json::exception &E) {
-    return inputError(Path, "invalid JSON: {}", E.what());
+    return inputError(Input, "invalid JSON: {}", E.what());
   }
 }
 

@@ -21,6 +21,9 @@ using Json = nlohmann::ordered_json;
 /// an InputError naming it.
 llvm::Expected<Json> readJsonFile(llvm::StringRef Path);
 
+/// Parses \p Text, read from \p Input; a syntax error is an InputError naming it.
+llvm::Expected<Json> parseJson(llvm::StringRef Text, llvm::StringRef Input);
+
 /// Writes \p Value (indented, newline-terminated) through a temporary file and a rename;
 /// refuses (as serializeJson) a value holding a NaN or an infinity.
 llvm::Error writeJsonFile(llvm::StringRef Path, const Json &Value);

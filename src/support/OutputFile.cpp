@@ -58,4 +58,12 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents) 
   });
 }
 
+NewOutputDirectory::NewOutputDirectory(std::string Path)
+    : Path(std::move(Path)), Existed(llvm::sys::fs::exists(this->Path)) {}
+
+NewOutputDirectory::~NewOutputDirectory() {
+  if (!Kept && !Existed)
+    llvm::sys::fs::remove_directories(Path, /*IgnoreErrors=*/true);
+}
+
 } // namespace mlgo

@@ -22,4 +22,21 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
 llvm::Error writeFileAtomically(llvm::StringRef Path,
                                 std::function<llvm::Error(llvm::raw_ostream &)> Write);
 
+/// A directory a run creates for its outputs: removed with whatever it holds unless
+/// keep() is called, so a failed run (a full disk, a bad module) leaves no new
+/// directory, empty or half-filled, behind. One that existed before is left alone.
+class NewOutputDirectory {
+public:
+  explicit NewOutputDirectory(std::string Path);
+  ~NewOutputDirectory();
+  NewOutputDirectory(const NewOutputDirectory &) = delete;
+  NewOutputDirectory &operator=(const NewOutputDirectory &) = delete;
+  void keep() { Kept = true; }
+
+private:
+  std::string Path;
+  bool Existed;
+  bool Kept = false;
+};
+
 } // namespace mlgo

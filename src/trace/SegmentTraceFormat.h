@@ -35,6 +35,8 @@ struct BbtraceFormat {
 
   /// Version 3: the header's flags, and the section after the frame.
   static constexpr uint64_t FlagCode = 1;
+  /// Every flag this version defines; a reader refuses any other bit.
+  static constexpr uint64_t KnownFlags = FlagCode;
   static constexpr char LoadsMagic[8] = {'M', 'L', 'G', 'O', 'L', 'D', 'E', 'P'};
   /// A segment has at most this many data loads (its code is at most this many bytes).
   static constexpr uint64_t MaxSegmentLoads = 1 << 20;

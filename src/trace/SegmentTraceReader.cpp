@@ -116,8 +116,14 @@ SegmentTraceReader::open(llvm::StringRef Path) {
   SegmentTraceHeader &H = R->Header;
   H.Identity = C.string(C.varint());
   H.BinaryPath = C.string(C.varint());
-  if (R->hasLoadDependences())
+  if (R->hasLoadDependences()) {
     R->Flags = C.varint();
+    // A bit this reader does not know changes what the trace means: refuse it rather
+    // than replay it as something else.
+    if (R->Flags & ~F::KnownFlags)
+      return R->corrupt(fmt::format("unknown .bbtrace header flags {:#x}",
+                                    R->Flags & ~F::KnownFlags));
+  }
   // Each count is checked against the bytes left (each item takes one at least) before
   // anything is stored, and everything stored is charged to the header's bytes above.
   auto Fits = [&C](uint64_t Count) { return Count <= uint64_t(C.E - C.P); };

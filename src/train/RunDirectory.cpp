@@ -7,6 +7,7 @@
 #include "support/InputFile.h"
 #include "support/Json.h"
 #include "support/OutputFile.h"
+#include "support/Warning.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -96,7 +97,16 @@ llvm::Error truncateLog(const std::string &Path, uint64_t NextStep) {
     return Buffer.takeError();
   std::string Kept;
   llvm::SmallVector<llvm::StringRef> Lines;
-  (*Buffer)->getBuffer().split(Lines, '\n', -1, false);
+  llvm::StringRef Text = (*Buffer)->getBuffer();
+  Text.split(Lines, '\n', -1, false);
+  // A record is written with its newline: a last line without one that does not parse
+  // is a record cut short (a full disk, a kill), whose step the run redoes.
+  if (!Text.empty() && !Text.ends_with("\n") && !Lines.empty() &&
+      !Json::accept(Lines.back().begin(), Lines.back().end())) {
+    warn("{}: dropping its unfinished last line ({} bytes), a record cut short", Path,
+         Lines.back().size());
+    Lines.pop_back();
+  }
   uint64_t Expected = 0, Number = 0;
   for (llvm::StringRef Line : Lines) {
     ++Number;

@@ -73,6 +73,23 @@ llvm::Error saveShortlist(const Policy &Init, const Shortlist &List, const std::
   return writeJsonFile(Out + "/" + TrainShortlistFile, Index);
 }
 
+/// Writes what the checkpoint \p State decides (the policies after its last step, the
+/// shortlist) into \p Out.
+llvm::Error saveCheckpointedFiles(const Policy &Init, const Checkpoint &State,
+                                  const std::string &Out, const TrainOptions &Opts) {
+  if (State.NextStep) {
+    if (llvm::Error E = savePolicy(withParameters(Init, State.Parameters, "trained"),
+                                   Out + "/" + TrainPolicyFile))
+      return E;
+    if (llvm::Error E = savePolicy(withParameters(Init, State.BestParameters, "best"),
+                                   Out + "/" + TrainBestPolicyFile))
+      return E;
+  }
+  if (Opts.ShortlistSize)
+    return saveShortlist(Init, State.Shortlisted, Out);
+  return llvm::Error::success();
+}
+
 /// Evaluates this rank's share of \p Step around \p Parameters and gathers every
 /// rank's evaluations on the leader.
 llvm::Expected<std::vector<StepEvaluation>>
@@ -155,6 +172,10 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
       return Read.takeError();
     State = std::move(*Read);
     if (llvm::Error E = truncateLog(LogPath, State.NextStep))
+      return E;
+    // A run killed or out of disk after its checkpoint may have left these damaged;
+    // the checkpoint holds them whole, so they are written again.
+    if (llvm::Error E = saveCheckpointedFiles(*Init, State, Out, Opts))
       return E;
   } else {
     State.Parameters = Init->parameters();

@@ -5,6 +5,7 @@
 #include "policy/Policy.h"
 #include "support/Error.h"
 
+#include "llvm/ADT/StringSet.h"
 #include <chrono>
 
 namespace mlgo {
@@ -67,6 +68,24 @@ Json traceRecord(const std::string &Trace, const std::string &Binary, bool HeldO
   return Record;
 }
 
+/// An error unless some function that ran in \p R (a replay of \p Trace) had its code
+/// from the corpus: a trace of another program replays only the baseline's code
+/// (CfgMismatchPolicy::UseBaseline), and its +0.000% would look like a validation.
+llvm::Error checkCorpusCovers(const ReplayResult &R, const std::string &Trace,
+                              const TrainOptions &Opts) {
+  llvm::StringSet<> Fallbacks;
+  for (const FunctionMismatch &M : R.Mismatches)
+    Fallbacks.insert(M.Function);
+  for (const FunctionCost &F : R.Functions)
+    if (F.Instructions && !llvm::StringRef(F.Function).starts_with("[unmapped] ") &&
+        !Fallbacks.contains(F.Function))
+      return llvm::Error::success();
+  return inputError(Trace, "none of the functions it ran is in the training corpus {}: "
+                           "it would replay only the baseline's code, which validates "
+                           "nothing (a trace of another program?)",
+                    Opts.Corpus);
+}
+
 } // namespace
 
 llvm::Error checkHeldOutTraces(const TrainOptions &Opts) {
@@ -108,6 +127,10 @@ llvm::Expected<Json> validateBest(Evaluator &Eval, const Policy &Start,
   auto Defaults = Eval.replayOn(Policy::makeDefault(), "validate-default", On);
   if (!Defaults)
     return Defaults.takeError();
+  for (size_t I = 0; I < Defaults->size(); ++I)
+    if (llvm::Error E = checkCorpusCovers((*Defaults)[I],
+                                          I ? Opts.HeldOut[I - 1].Trace : Opts.Trace, Opts))
+      return E;
   auto Starts = Eval.replayOn(Start, "validate-start", On);
   if (!Starts)
     return Starts.takeError();

@@ -76,6 +76,21 @@ TEST_CASE("cpp writes the class, the TensorFlow stand-in and a README", "[export
   REQUIRE(listDir(Dir) == std::vector<std::string>{"model"}); // no temporaries left
 }
 
+TEST_CASE("the README's commands keep an odd directory name one word", "[export]") {
+  std::string Dir = makeTempDir("export-quote");
+  std::string Out = Dir + "/it's $(touch pwned) `touch pwned2` model";
+  exportOk("poor", ExportFormat::Cpp, Out);
+  std::string Readme = readFile(Out + "/README.md");
+  size_t At = Readme.find("EXPORT=");
+  REQUIRE(At != std::string::npos);
+  std::string Line = Readme.substr(At, Readme.find('\n', At) - At);
+  CommandResult R = runShell(Line + "; printf '%s' \"$EXPORT\"", Dir);
+  CHECK(R.ExitCode == 0);
+  CHECK(R.Output == Out);
+  CHECK(!fileExists(Dir + "/pwned"));
+  CHECK(!fileExists(Dir + "/pwned2"));
+}
+
 TEST_CASE("An earlier export is replaced, any other directory is not", "[export]") {
   std::string Dir = makeTempDir("export-replace");
   std::string Out = Dir + "/model";

@@ -7,12 +7,14 @@
 #include "FuzzInput.h"
 #include "RunDirectory.h"
 #include "StepEvaluations.h"
+#include "support/Warning.h"
 
 #include <cstdlib>
 
 using namespace mlgo;
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  setWarningSink([](llvm::StringRef) {}); // a log's unfinished line is expected here
   if (const char *Seed = std::getenv("MLGO_FUZZ_WRITE_SEED")) {
     Checkpoint C;
     C.NextStep = 2;

@@ -4,6 +4,7 @@
 #include "TestSupport.h"
 
 using namespace mlgo;
+using namespace mlgo::test;
 
 TEST_CASE("a trace shorter than two chunks, or --chunk 0, is replayed whole", "[replay]") {
   ChunkSettings Settings;
@@ -38,4 +39,22 @@ TEST_CASE("chunks are of equal length, at least --chunk, and cover the trace", "
   CHECK(Many == uint64_t(1) << 42);
   CHECK(ChunkSettings::start(Many / 2, Many, Huge) == Huge / 2);
   CHECK(ChunkSettings::start(Many, Many, Huge) == Huge);
+}
+
+TEST_CASE("chunk settings that multiply the work are refused", "[replay]") {
+  ChunkSettings Settings;
+  requireSuccess(Settings.check()); // the defaults
+  Settings.Instructions = 0;
+  Settings.WarmUp = 1 << 20;
+  requireSuccess(Settings.check()); // no chunks: the warm-up is unused
+  Settings.Instructions = 10;
+  CHECK(requireError(Settings.check()) ==
+        "--chunk: 10 instructions is less than 4096: each chunk would cost more than its "
+        "instructions (0: no chunks)");
+  Settings.Instructions = 4096;
+  CHECK(requireError(Settings.check()) ==
+        "--chunk-warm-up: 1048576 instructions is more than 16 times the chunk's 4096: "
+        "each chunk would simulate far more warm-up than it counts");
+  Settings.WarmUp = 16 * 4096;
+  requireSuccess(Settings.check());
 }

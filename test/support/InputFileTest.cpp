@@ -33,3 +33,18 @@ TEST_CASE("an output may not name one of the inputs", "[support]") {
         Dir + "/hard: the output is also the input " + Dir +
             "/in: refusing to overwrite it");
 }
+
+TEST_CASE("an output may not lie inside an input directory", "[support]") {
+  std::string Dir = makeTempDir("inputdir");
+  writeFile(Dir + "/objs/v/old/a.o", "x");
+  writeFile(Dir + "/other/b", "x");
+  REQUIRE(::symlink("objs", (Dir + "/alias").c_str()) == 0);
+  for (std::string Output : {Dir + "/objs/a.o", Dir + "/objs/new.md", Dir + "/objs/v/old/a.o",
+                             Dir + "/objs/missing/dir/r.md", Dir + "/alias/r.md"})
+    CHECK(requireError(checkOutputOutsideInputs(Output, {Dir + "/other/b", Dir + "/objs"})) ==
+          Output + ": lies inside the input directory " + Dir +
+              "/objs: refusing to write there");
+  requireSuccess(checkOutputOutsideInputs(Dir + "/r.md", {Dir + "/objs", Dir + "/other/b"}));
+  requireSuccess(checkOutputOutsideInputs(Dir + "/objs.md", {Dir + "/objs"}));
+  requireSuccess(checkOutputOutsideInputs(Dir + "/other/r.md", {Dir + "/objs"}));
+}

@@ -5,7 +5,10 @@
 #include "TestSupport.h"
 #include "code/CodeImage.h"
 
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
+#include <fmt/format.h>
+#include <zstd.h>
 
 using namespace mlgo;
 using namespace mlgo::test;
@@ -296,4 +299,64 @@ TEST_CASE("a .bbtrace with load dependences reads them back", "[trace]") {
   requireSuccess(Writer->finish());
   CHECK(requireError(SegmentTraceReader::open(Dir + "/foreign.bbtrace")) ==
         Dir + "/foreign.bbtrace: load dependences of a segment the header does not define");
+}
+
+TEST_CASE("a version 3 .bbtrace with header flags this reader does not know is refused",
+          "[trace]") {
+  std::string Dir = makeTempDir("bbtrace-flags");
+  CodeImage Image = loadTestBinary(Dir);
+  auto Writer = requireOk(SegmentTraceWriter::create(Dir + "/t.bbtrace", describeImage(Image),
+                                                     /*KeepsUnmappedCode=*/false,
+                                                     /*Loads=*/true));
+  requireSuccess(Writer->finish());
+  std::string Good = readFile(Dir + "/t.bbtrace");
+  REQUIRE(Good[8] == 3);
+  // Magic and version (12 bytes), the zstd frame, the load section and its trailer (the
+  // section's size, then its magic).
+  uint64_t Section = llvm::support::endian::read64le(Good.data() + Good.size() - 16);
+  std::string Frame = Good.substr(12, Good.size() - 12 - 16 - Section);
+  // The writer streams: the frame does not say its size.
+  std::string Plain;
+  ZSTD_DCtx *D = ZSTD_createDCtx();
+  ZSTD_inBuffer In{Frame.data(), Frame.size(), 0};
+  char Out[4096];
+  while (In.pos < In.size) {
+    ZSTD_outBuffer O{Out, sizeof(Out), 0};
+    REQUIRE(!ZSTD_isError(ZSTD_decompressStream(D, &O, &In)));
+    Plain.append(Out, O.pos);
+  }
+  ZSTD_freeDCtx(D);
+  // The header: its size, the identity and the binary's path (each a length and bytes),
+  // then the flags (LEB128 varints).
+  size_t At = 0;
+  auto Varint = [&] {
+    uint64_t V = 0;
+    for (unsigned Shift = 0;; Shift += 7) {
+      uint8_t B = Plain.at(At++);
+      V |= uint64_t(B & 0x7f) << Shift;
+      if (!(B & 0x80))
+        return V;
+    }
+  };
+  Varint();
+  At += Varint();
+  At += Varint();
+  REQUIRE(Plain[At] == 0);
+  for (uint8_t Flags : {uint8_t(2), uint8_t(0x41)}) {
+    Plain[At] = char(Flags);
+    std::string Packed(ZSTD_compressBound(Plain.size()), '\0');
+    Packed.resize(ZSTD_compress(Packed.data(), Packed.size(), Plain.data(), Plain.size(), 3));
+    std::string Bad = Good.substr(0, 12) + Packed + Good.substr(Good.size() - 16 - Section);
+    writeFile(Dir + "/flags.bbtrace", Bad);
+    CHECK(requireError(SegmentTraceReader::open(Dir + "/flags.bbtrace")) ==
+          Dir + fmt::format("/flags.bbtrace: unknown .bbtrace header flags {:#x}",
+                            Flags & ~1));
+  }
+  // Flags it knows still read.
+  Plain[At] = 1;
+  std::string Packed(ZSTD_compressBound(Plain.size()), '\0');
+  Packed.resize(ZSTD_compress(Packed.data(), Packed.size(), Plain.data(), Plain.size(), 3));
+  writeFile(Dir + "/code.bbtrace",
+            Good.substr(0, 12) + Packed + Good.substr(Good.size() - 16 - Section));
+  CHECK(requireOk(SegmentTraceReader::open(Dir + "/code.bbtrace"))->keepsUnmappedCode());
 }

@@ -1,5 +1,6 @@
 #include "RunDirectory.h"
 #include "TestSupport.h"
+#include "support/Warning.h"
 #include "train/Train.h"
 
 using namespace mlgo;
@@ -70,4 +71,28 @@ TEST_CASE("A resumed run's log keeps the validations of its steps", "[train]") {
   CHECK(readFile(Log) == "{\"step\":0}\n{\"validation\":{\"steps\":1}}\n");
   writeFile(Log, "{\"step\":0}\n{\"validation\":{}}\n");
   CHECK(requireError(truncateLog(Log, 1)) == Log + ": line 2 is not a validation record");
+}
+
+TEST_CASE("A resumed run drops its log's unfinished last record, saying so", "[train]") {
+  std::string Dir = makeTempDir("run-log-cut");
+  std::string Log = Dir + "/log.jsonl";
+  std::vector<std::string> Warnings;
+  setWarningSink([&](llvm::StringRef W) { Warnings.push_back(W.str()); });
+  // A full disk cut the record of step 2 short: the checkpoint is at step 2.
+  writeFile(Log, "{\"step\":0}\n{\"step\":1}\n{\"step\":2,\"unpert");
+  requireSuccess(truncateLog(Log, 2));
+  CHECK(readFile(Log) == "{\"step\":0}\n{\"step\":1}\n");
+  CHECK(Warnings == std::vector<std::string>{
+                        Log + ": dropping its unfinished last line (17 bytes), a record cut "
+                              "short"});
+  // A whole record whose newline was not written is kept; a cut line before the last
+  // is no short write, and still an error.
+  Warnings.clear();
+  writeFile(Log, "{\"step\":0}\n{\"step\":1}");
+  requireSuccess(truncateLog(Log, 2));
+  CHECK(readFile(Log) == "{\"step\":0}\n{\"step\":1}\n");
+  CHECK(Warnings.empty());
+  writeFile(Log, "{\"step\":0}\n{\"ste\n{\"step\":1}\n");
+  CHECK(requireError(truncateLog(Log, 2)) == Log + ": line 2 is not a step record");
+  setWarningSink(nullptr);
 }
