@@ -120,6 +120,11 @@ llvm::Error truncateLog(const std::string &Path, uint64_t NextStep) {
         Kept += Line.str() + "\n";
       continue;
     }
+    // A native measurement (NativeMeasure.h) of an earlier end of the run is kept.
+    if (Record.is_object() && Record.contains("native")) {
+      Kept += Line.str() + "\n";
+      continue;
+    }
     auto Read = getJsonField<uint64_t>(Record, "step", Path);
     if (!Read) {
       llvm::consumeError(Read.takeError());

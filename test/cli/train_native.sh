@@ -52,6 +52,14 @@ run train "$work/a" --measure-run '{program} 256' --validate
 check "--validate measures again" [ "$code" = 0 -a "$(grep -c '^{"native"' "$work/a/log.jsonl")" = 2 ]
 check "and prints it" grep -q "^  measured natively, start: " <<<"$out"
 
+# A run measured at its end resumes: its native records stay in the log.
+run "$MLGO_RA" train --corpus "$work/subset" --trace "$work/app.bbtrace" --baseline "$work/app" \
+  -o "$work/a" --iterations 3 --perturbations 2 --sigma 0.5 --seed 11 -j 2 --mcpu skylake \
+  --cache-dir "$work/cache" --resume
+check "a measured run resumes" [ "$code" = 0 ]
+check "  its native records kept" [ "$(grep -c '^{"native"' "$work/a/log.jsonl")" = 2 ]
+check "  and its third step logged" grep -q '^{"step":2,' "$work/a/log.jsonl"
+
 # With a shortlist, the measurement chooses among its policies.
 run train "$work/s" --measure-run '{program} 256' --shortlist 3
 check "with --shortlist, every shortlisted policy is measured" \
