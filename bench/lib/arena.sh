@@ -291,14 +291,6 @@ arena_exec() {
   (cd "$root/inputs" && env "${run_env[@]}" "$2" "${args[@]}" >"$root/out-$1.txt")
 }
 
-# arena_executions PROGRAM SECONDS: how many executions of the training run of PROGRAM
-# (a build of NAME) take about SECONDS of user CPU time (at least one), from one run.
-arena_executions() {
-  local took
-  took=$( { TIMEFORMAT=%U; time arena_exec train "$1" 2>/dev/null; } 2>&1)
-  awk -v t="$took" -v s="$2" 'BEGIN { n = int(s / (t > 0.001 ? t : 0.001) + 0.5); print n < 1 ? 1 : n }'
-}
-
 # arena_trace WHICH [OPTIONS...]: $root/WHICH.bbtrace, the run recorded (once per inputs;
 # options of trace record, e.g. --keep-unmapped, give $root/WHICH-OPTIONS.bbtrace).
 arena_trace() {

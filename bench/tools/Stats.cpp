@@ -1,37 +1,31 @@
 /// \file
-/// accuracy-stats: joins bench/accuracy's predicted speedups with accuracy-measure's
-/// runs and reports how well the prediction ranks and sizes the variants: per variant
-/// the measured speedup (median over rounds of baseline/variant - 1, the baseline being
-/// the mean of the two baseline runs beside the variant's; paired, in several processes,
-/// the median of the processes' medians) and its interval: the
-/// interquartile range of the rounds, or for bench/measure-paired's metric "paired"
-/// (thousands of short rounds) the 95% confidence interval of the median of its
-/// processes' medians; over all
-/// variants Spearman's rho, Kendall's tau-b, the sign agreement on variants whose
-/// interval excludes 0 (above the noise) and the least-squares line
+/// accuracy-stats: joins bench/accuracy's predicted speedups with what `mlgo-ra measure
+/// --json` measured and reports how well the prediction ranks and sizes the variants:
+/// per variant measure's speedup (the median, over its control in paired mode) and its
+/// 95% interval; over all variants Spearman's rho, Kendall's tau-b, the sign agreement
+/// on variants whose interval excludes 0 (above the noise) and the least-squares line
 /// measured = slope * predicted + offset. Prints Markdown; --svg writes the scatter
 /// plot (one point per variant, its interval, the diagonal, the fit).
 ///
-/// Usage: accuracy-stats --variants VARIANTS.tsv --runs RUNS.tsv... [--svg PLOT.svg]
-///        accuracy-stats --speedups-only --variants VARIANTS.tsv --runs RUNS.tsv...
-///          [--against NAME]
+/// Usage: accuracy-stats --variants VARIANTS.tsv --measured WORKLOAD=MEASURED.json...
+///          [--svg PLOT.svg]
+///        accuracy-stats --speedups-only --variants VARIANTS.tsv --measured ...
 ///   the measured speedups alone, one line per measured variant (bench/train-native):
-///   "workload variant predicted measured low high rounds", fractions. With --against
-///   (paired runs), each other variant's speedup is over NAME, a second copy of the
-///   baseline's code called as the variants are, not over the baseline: the baseline,
-///   called between all the others, runs up to a few tenths of a percent slower or
-///   faster than its own code called as a variant (bench/README.md). Per round, each
-///   build's speed is the geometric mean of its two neighbouring baseline calls over its
-///   own; the variant's speedup over NAME is the ratio of the two. NAME's own line is
-///   still over the baseline: that bias.
+///   "workload variant predicted measured low high samples", fractions.
 /// VARIANTS.tsv: "workload variant status predicted note..." per line, status one of
-///   variant (counted), control (the baseline's own code: shows the noise; not
-///   counted) or dropped (not measured; predicted "-"), predicted a fraction.
-/// RUNS.tsv: accuracy-measure's or bench/measure-paired's output; the baseline is the
-///   program named "baseline".
+///   variant (counted), control (the baseline's code compiled as the variants are:
+///   shows the noise; not counted) or dropped (not measured; predicted "-"), predicted
+///   a fraction.
+/// MEASURED.json: measure's --json of WORKLOAD's builds, each variant a candidate named
+///   as in VARIANTS.tsv; a workload's variants may be split over several files (measure
+///   takes at most 22 candidates a call). A variant named control is measure's own
+///   control (the baseline's code measured as a candidate: the baseline's bias).
 #include "stats/Statistics.h"
 
+#include "support/Json.h"
+
 #include "CLI/CLI.hpp"
+#include "llvm/Support/Error.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -55,30 +49,62 @@ namespace {
 struct Variant {
   std::string Workload, Name, Status, Note;
   double Predicted = 0;
-  // Filled from the runs:
-  std::vector<double> Speedups;
-  double Measured = 0;
-  /// The interquartile range of the rounds, or with the paired metric (thousands of
-  /// short rounds) the median's 95% confidence interval.
-  double Low = 0, High = 0;
+  // Filled from measure's results: the median speedup and its 95% interval.
+  double Measured = 0, Low = 0, High = 0;
+  int Samples = 0;
   bool aboveNoise() const { return Low > 0 || High < 0; }
 };
 
-/// One workload's runs: per round, the programs in the order they ran.
-struct RoundRuns {
-  std::map<size_t, std::pair<std::string, double>> BySequence;
-  int Process = 0; ///< bench/measure-paired's process that ran the round ("# process K")
+/// One of measure's results: how it measured, and its builds by name.
+struct Measurement {
+  std::string Workload, Path, Mode, Metric, Units;
+  double BaselineValue = 0, Seconds = 0;
+  bool PrecisionReached = false;
+  std::map<std::string, Variant> Builds; ///< Measured, Low, High, Samples filled
+  const Variant *Control = nullptr;       ///< measure's own control, if it has one
 };
-/// A round of one runs file: files of the same workload (repeated runs of
-/// bench/measure-paired) number their rounds alike.
-struct RoundKey {
-  int File = 0, Round = 0;
-  bool operator<(const RoundKey &O) const {
-    return File != O.File ? File < O.File : Round < O.Round;
+
+template <typename T> T field(const mlgo::Json &Object, const char *Key,
+                              const std::string &Path) {
+  llvm::Expected<T> Value = mlgo::getJsonField<T>(Object, Key, Path);
+  if (!Value)
+    fail(llvm::toString(Value.takeError()));
+  return *Value;
+}
+
+/// Reads "WORKLOAD=PATH", measure's --json output.
+Measurement readMeasured(const std::string &Spec) {
+  size_t Equals = Spec.find('=');
+  if (Equals == std::string::npos || Equals == 0)
+    fail(Spec + ": expected WORKLOAD=MEASURED.json");
+  Measurement M;
+  M.Workload = Spec.substr(0, Equals);
+  M.Path = Spec.substr(Equals + 1);
+  llvm::Expected<mlgo::Json> Root = mlgo::readJsonFile(M.Path);
+  if (!Root)
+    fail(llvm::toString(Root.takeError()));
+  M.Mode = field<std::string>(*Root, "mode", M.Path);
+  M.Metric = field<std::string>(*Root, "metric", M.Path);
+  M.Units = std::to_string(field<long>(*Root, "units", M.Path));
+  M.BaselineValue = field<double>(*Root, "baseline_value", M.Path);
+  M.Seconds = field<double>(*Root, "seconds", M.Path);
+  M.PrecisionReached = field<bool>(*Root, "precision_reached", M.Path);
+  auto Builds = field<std::vector<mlgo::Json>>(*Root, "builds", M.Path);
+  for (const mlgo::Json &B : Builds) {
+    Variant V;
+    V.Workload = M.Workload;
+    V.Name = field<std::string>(B, "name", M.Path);
+    V.Measured = field<double>(B, "speedup", M.Path);
+    V.Low = field<double>(B, "low", M.Path);
+    V.High = field<double>(B, "high", M.Path);
+    V.Samples = field<int>(B, "samples", M.Path);
+    if (!M.Builds.emplace(V.Name, V).second)
+      fail(M.Path + ": two builds named '" + V.Name + "'");
+    if (field<bool>(B, "control", M.Path))
+      M.Control = &M.Builds.at(V.Name);
   }
-};
-/// workload -> round -> runs
-using RunTable = std::map<std::string, std::map<RoundKey, RoundRuns>>;
+  return M;
+}
 
 std::vector<Variant> readVariants(const std::string &Path) {
   std::ifstream In(Path);
@@ -111,39 +137,6 @@ std::vector<Variant> readVariants(const std::string &Path) {
   return Out;
 }
 
-void readRuns(const std::string &Path, RunTable &Runs, std::set<std::string> &Metrics) {
-  std::ifstream In(Path);
-  if (!In)
-    fail(Path + ": cannot open");
-  std::string Line;
-  static int Processes = 0; // numbered across files, so that no two files share one
-  static int Files = 0;
-  int File = ++Files, Process = 0;
-  for (int Number = 1; std::getline(In, Line); ++Number) {
-    if (Line.rfind("# metric: ", 0) == 0) {
-      Metrics.insert(Line.substr(10));
-      continue;
-    }
-    if (Line.rfind("# process ", 0) == 0) {
-      Process = ++Processes;
-      continue;
-    }
-    if (Line.empty() || Line[0] == '#')
-      continue;
-    std::istringstream Fields(Line);
-    std::string Workload, Name;
-    int Round = 0;
-    size_t Sequence = 0;
-    double Value = 0;
-    if (!(Fields >> Workload >> Round >> Sequence >> Name >> Value) || Value <= 0)
-      fail(Path + ":" + std::to_string(Number) +
-           ": expected workload, round, sequence, name, value");
-    RoundRuns &Of = Runs[Workload][RoundKey{File, Round}];
-    Of.BySequence[Sequence] = {Name, Value};
-    Of.Process = Process;
-  }
-}
-
 std::string percent(double Fraction, int Digits = 2) {
   char Buffer[32];
   std::snprintf(Buffer, sizeof Buffer, "%+.*f%%", Digits, 100 * Fraction);
@@ -174,7 +167,7 @@ std::string escape(const std::string &S) {
 
 void writeSvg(const std::string &Path, const std::vector<const Variant *> &Points,
               const std::vector<std::string> &Workloads, const LinearFit &Fit,
-              const std::string &Title, bool Paired) {
+              const std::string &Title) {
   double Lo = 0, Hi = 0;
   for (const Variant *V : Points)
     for (double X : {V->Predicted, V->Low, V->High})
@@ -263,8 +256,7 @@ void writeSvg(const std::string &Path, const std::vector<const Variant *> &Point
                 Left + Size + 36, LegendY + 14, Left + Size + 16, LegendY + 28,
                 Left + Size + 32, LegendY + 28, Left + Size + 36, LegendY + 32,
                 Left + Size + 16, LegendY + 52,
-                Paired ? "the median's 95%" : "interquartile", Left + Size + 16, LegendY + 66,
-                Paired ? "confidence interval" : "range over rounds");
+                "the median's 95%", Left + Size + 16, LegendY + 66, "confidence interval");
   Out << B << "</svg>\n";
   if (!Out)
     fail(Path + ": cannot write");
@@ -275,30 +267,25 @@ void writeSvg(const std::string &Path, const std::vector<const Variant *> &Point
 int main(int Argc, char **Argv) {
   std::string VariantsPath, SvgPath;
   bool SpeedupsOnly = false;
-  std::vector<std::string> RunPaths;
+  std::vector<std::string> MeasuredSpecs;
   CLI::App App("Ranks and sizes predicted speedups against measured ones",
                "accuracy-stats");
   App.add_option("--variants", VariantsPath, "bench/accuracy's variants.tsv")->required();
-  App.add_option("--runs", RunPaths, "accuracy-measure's runs")->required();
+  App.add_option("--measured", MeasuredSpecs,
+                 "WORKLOAD=MEASURED.json: mlgo-ra measure --json of the workload's variants")
+      ->required();
   App.add_option("--svg", SvgPath, "Where to draw the scatter plot");
   App.add_flag("--speedups-only", SpeedupsOnly,
-               "Print only each variant's measured speedup and quartiles (TSV)");
-  std::string Against;
-  App.add_option("--against", Against,
-                 "Paired runs: the variant (a copy of the baseline's code) the others' "
-                 "speedups are over, round by round, instead of the baseline");
+               "Print only each variant's measured speedup and interval (TSV)");
   CLI11_PARSE(App, Argc, Argv);
 
   std::vector<Variant> Variants = readVariants(VariantsPath);
-  RunTable Runs;
-  std::set<std::string> Metrics;
-  for (const std::string &Path : RunPaths)
-    readRuns(Path, Runs, Metrics);
-  if (Metrics.size() != 1)
-    fail("the runs must all use one metric (found " + std::to_string(Metrics.size()) + ")");
-  std::string Metric = *Metrics.begin();
-  if (!Against.empty() && Metric != "paired")
-    fail("--against takes paired runs (bench/measure-paired), not the metric " + Metric);
+  std::vector<Measurement> Measured;
+  for (const std::string &Spec : MeasuredSpecs)
+    Measured.push_back(readMeasured(Spec));
+  std::set<std::string> Modes; // for the plot's title
+  for (const Measurement &M : Measured)
+    Modes.insert(M.Mode + " mode");
 
   std::vector<std::string> Workloads;
   for (const Variant &V : Variants)
@@ -311,124 +298,47 @@ int main(int Argc, char **Argv) {
     if (Report)
       std::fprintf(Report, Format, Values...);
   };
-  bool Paired = Metric == "paired";
-  Say("Metric: %s. Measured speedup: the median over %s of baseline/variant - 1, "
-      "%s; %s; above noise when that range excludes 0.\n\n",
-      Metric == "cycles"       ? "user-mode CPU cycles (hardware counter)"
-      : Metric == "task-clock" ? "CPU time, user and kernel (perf task-clock)"
-      : Metric == "reported"   ? "the seconds each program reports itself"
-      : Paired ? "the CPU seconds of each build's main, called in turn in one process "
-                 "(bench/measure-paired)"
-               : "CPU time, user and system (wait4 rusage)",
-      Paired ? "the processes of the median over their rounds" : "rounds",
-      Paired ? "the baseline each of the calls just before and after the variant's"
-             : "the baseline the mean of the runs just before and after the variant's",
-      Paired ? "[low, high] the 95% confidence interval of the median of the processes' "
-               "medians"
-             : "[Q1, Q3] its interquartile range");
-  if (!Against.empty())
-    Say("Over %s: each variant's speed (the geometric mean of its two neighbouring "
-        "baseline calls over its own) over %s's in the same round, %s itself over the "
-        "baseline.\n\n",
-        Against.c_str(), Against.c_str(), Against.c_str());
-  Say("| workload | rounds | baseline median | baseline IQR |\n|---|---|---|---|\n");
-  // workload -> variant -> its speedups over the baseline runs beside it
-  std::map<std::string, std::map<std::string, std::vector<double>>> BesideBaseline;
-  // workload -> variant -> process -> the same speedups, by the process that ran them
-  std::map<std::string, std::map<std::string, std::map<int, std::vector<double>>>> ByProcess;
-  for (const std::string &W : Workloads) {
-    std::vector<double> Base;
-    for (auto &[Key, R] : Runs[W]) {
-      std::string Round = std::to_string(Key.Round);
-      std::vector<std::pair<std::string, double>> Order;
-      for (auto &[Sequence, Run] : R.BySequence)
-        Order.push_back(Run);
-      std::map<std::string, double> Speed; // --against: each build's, this round
-      for (size_t I = 0; I < Order.size(); ++I) {
-        if (Order[I].first == "baseline") {
-          Base.push_back(Order[I].second);
-          continue;
-        }
-        if (I == 0 || I + 1 == Order.size() || Order[I - 1].first != "baseline" ||
-            Order[I + 1].first != "baseline")
-          fail(W + ": round " + Round + ": " + Order[I].first +
-               " ran without a baseline run on either side");
-        // --against: both builds' speeds taken alike, so that what the mean of two
-        // neighbours does (below) cancels in their ratio, computed once the round is read.
-        if (!Against.empty())
-          Speed[Order[I].first] =
-              std::sqrt(Order[I - 1].second * Order[I + 1].second) / Order[I].second;
-        if (!Against.empty() && Order[I].first != Against)
-          continue;
-        // Paired, each neighbour on its own: calls of 5 ms have a long right tail
-        // (interrupts), and the mean of two has a higher median than one call, which
-        // made a build measured against its own code look 0.1-0.4% faster.
-        std::vector<double> Speedups;
-        if (Paired)
-          Speedups = {Order[I - 1].second / Order[I].second - 1,
-                      Order[I + 1].second / Order[I].second - 1};
-        else
-          Speedups = {(Order[I - 1].second + Order[I + 1].second) / 2 / Order[I].second - 1};
-        for (double Speedup : Speedups) {
-          BesideBaseline[W][Order[I].first].push_back(Speedup);
-          ByProcess[W][Order[I].first][R.Process].push_back(Speedup);
-        }
-      }
-      if (Against.empty())
-        continue;
-      auto Reference = Speed.find(Against);
-      if (Reference == Speed.end())
-        fail(W + ": round " + Round + ": no run of " + Against +
-             " (--against)");
-      for (auto &[Name, Of] : Speed)
-        if (Name != Against) {
-          BesideBaseline[W][Name].push_back(Of / Reference->second - 1);
-          ByProcess[W][Name][R.Process].push_back(Of / Reference->second - 1);
-        }
-    }
-    if (Base.empty())
-      fail(W + ": no runs of the baseline");
-    double Median = median(Base);
-    Say("| %s | %zu | %.4g %s | %.2f%% |\n", W.c_str(), Runs[W].size(), Median,
-        Metric == "cycles" ? "cycles" : "s",
-        100 * (quantile(Base, 0.75) - quantile(Base, 0.25)) / Median);
-  }
+  Say("Measured speedup: mlgo-ra measure's median of baseline/variant - 1 (in paired mode "
+      "over its control, the baseline's code called as the variants are), [low, high] its "
+      "95%% confidence interval; above noise when that interval excludes 0.\n\n");
+  Say("| workload | measurement | mode, metric | units | seconds | baseline median | "
+      "precision reached | measure's control [interval] |\n|---|---|---|---|---|---|---|---|\n");
+  for (const Measurement &M : Measured)
+    Say("| %s | %s | %s mode, %s | %s | %.0f | %.4g | %s | %s |\n", M.Workload.c_str(),
+        M.Path.substr(M.Path.rfind('/') + 1).c_str(), M.Mode.c_str(), M.Metric.c_str(), M.Units.c_str(), M.Seconds,
+        M.BaselineValue, M.PrecisionReached ? "yes" : "no",
+        M.Control ? (percent(M.Control->Measured) + " [" + percent(M.Control->Low) + ", " +
+                     percent(M.Control->High) + "]")
+                        .c_str()
+                  : "-");
 
   for (Variant &V : Variants) {
     if (V.Status == "dropped")
       continue;
-    V.Speedups = BesideBaseline[V.Workload][V.Name];
-    if (V.Speedups.empty())
-      fail(V.Workload + " " + V.Name + ": no runs");
-    V.Measured = median(V.Speedups);
-    if (Paired) {
-      // Rounds of one process share its address-space layout, which moves a build's
-      // speed by tenths of a percent (4K aliasing of stack and data, for one): with
-      // several processes, the interval is the one of their medians.
-      const auto &Processes = ByProcess[V.Workload][V.Name];
-      std::vector<double> Medians;
-      for (const auto &[Process, Speedups] : Processes)
-        Medians.push_back(median(Speedups));
-      Interval Of = medianInterval(Medians.size() > 1 ? Medians : V.Speedups);
-      V.Low = Of.Low, V.High = Of.High;
-      if (Medians.size() > 1) // the estimate the interval is about
-        V.Measured = median(Medians);
-    } else {
-      V.Low = quantile(V.Speedups, 0.25);
-      V.High = quantile(V.Speedups, 0.75);
+    const Variant *Of = nullptr;
+    for (const Measurement &M : Measured) {
+      auto It = M.Builds.find(V.Name);
+      if (M.Workload != V.Workload || It == M.Builds.end())
+        continue;
+      if (Of)
+        fail(V.Workload + " " + V.Name + ": measured twice");
+      Of = &It->second;
     }
+    if (!Of)
+      fail(V.Workload + " " + V.Name + ": not measured");
+    V.Measured = Of->Measured, V.Low = Of->Low, V.High = Of->High, V.Samples = Of->Samples;
   }
   if (SpeedupsOnly) {
     for (const Variant &V : Variants)
       if (V.Status != "dropped")
-        std::printf("%s\t%s\t%.6f\t%.6f\t%.6f\t%.6f\t%zu\n", V.Workload.c_str(),
-                    V.Name.c_str(), V.Predicted, V.Measured, V.Low, V.High, V.Speedups.size());
+        std::printf("%s\t%s\t%.6f\t%.6f\t%.6f\t%.6f\t%d\n", V.Workload.c_str(),
+                    V.Name.c_str(), V.Predicted, V.Measured, V.Low, V.High, V.Samples);
     return 0;
   }
 
   std::printf("\n| workload | variant | predicted | measured | %s | above noise | "
               "same sign |\n|---|---|---|---|---|---|---|\n",
-              Paired ? "95% interval of the median" : "[Q1, Q3]");
+              "95% interval of the median");
   std::vector<const Variant *> Counted;
   int AboveNoise = 0, Agree = 0;
   for (const Variant &V : Variants) {
@@ -486,30 +396,6 @@ int main(int Argc, char **Argv) {
     std::printf("Over the %zu variants above noise: Spearman %.3f, Kendall tau-b %.3f\n",
                 Above.size(), ARho, ATau);
   }
-  // What the measurement itself allows: the rounds split in two halves (odd and even)
-  // rank the variants alike only as far as the noise lets them. Spearman-Brown turns
-  // that into the reliability of all rounds, whose square root bounds the Spearman a
-  // perfect prediction could reach against these measurements.
-  {
-    std::vector<double> Odd, Even;
-    for (const Variant *V : Counted) {
-      std::vector<double> Halves[2];
-      for (size_t I = 0; I < V->Speedups.size(); ++I)
-        // by round: paired, two speedups a round unless --against
-        Halves[(Paired && Against.empty() ? I / 2 : I) % 2].push_back(V->Speedups[I]);
-      if (Halves[1].empty())
-        continue;
-      Odd.push_back(median(Halves[0]));
-      Even.push_back(median(Halves[1]));
-    }
-    if (Odd.size() >= 3) {
-      double Split = spearman(Odd, Even);
-      double Reliability = Split > 0 ? 2 * Split / (1 + Split) : 0;
-      std::printf("The measurement's own ranking: odd against even rounds Spearman %.3f; a "
-                  "perfect prediction would reach about %.3f against all rounds\n",
-                  Split, std::sqrt(Reliability));
-    }
-  }
   int Dropped = 0, Duplicates = 0;
   for (const Variant &V : Variants)
     if (V.Status == "dropped")
@@ -541,8 +427,8 @@ int main(int Argc, char **Argv) {
     std::snprintf(Title, sizeof Title,
                   "%zu variants: Spearman %.2f, Kendall %.2f, fit %.2fx %s (%s)",
                   Counted.size(), Rho, Tau, Fit.Slope, percent(Fit.Offset, 1).c_str(),
-                  Metric.c_str());
-    writeSvg(SvgPath, Counted, Workloads, Fit, Title, Paired);
+                  Modes.size() == 1 ? Modes.begin()->c_str() : "mixed modes");
+    writeSvg(SvgPath, Counted, Workloads, Fit, Title);
   }
   return 0;
 }
