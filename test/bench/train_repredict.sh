@@ -5,7 +5,7 @@
 # Set by CTest: MLGO_RA, CLANG, SRC, SCRATCH.
 source "$(dirname "$0")/../cli/lib.sh"
 workload_pair 0.05
-repredict() { MLGO_RA=$MLGO_RA MCPU=skylake "$SRC/bench/train-repredict" "$@"; }
+repredict() { MCPU=skylake "$SRC/bench/train-repredict" "$@"; }
 
 dir=$work/run/workload
 mkdir -p "$dir/variants"
