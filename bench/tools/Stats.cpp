@@ -20,7 +20,7 @@
 ///   (paired runs), each other variant's speedup is over NAME, a second copy of the
 ///   baseline's code called as the variants are, not over the baseline: the baseline,
 ///   called between all the others, runs up to a few tenths of a percent slower or
-///   faster than its own code called as a variant (bench/README.md). Per round, each
+///   faster than its own code called as a variant (docs/results/measure-paired.md). Per round, each
 ///   build's speed is the geometric mean of its two neighbouring baseline calls over its
 ///   own; the variant's speedup over NAME is the ratio of the two. NAME's own line is
 ///   still over the baseline: that bias.
