@@ -331,7 +331,7 @@ int main(int Argc, char **Argv) {
         "baseline calls over its own) over %s's in the same round, %s itself over the "
         "baseline.\n\n",
         Against.c_str(), Against.c_str(), Against.c_str());
-  Say("| workload | rounds | baseline median | baseline IQR |\n|---|---|---|---|\n");
+  Say("%s", "| workload | rounds | baseline median | baseline IQR |\n|---|---|---|---|\n");
   // workload -> variant -> its speedups over the baseline runs beside it
   std::map<std::string, std::map<std::string, std::vector<double>>> BesideBaseline;
   // workload -> variant -> process -> the same speedups, by the process that ran them
