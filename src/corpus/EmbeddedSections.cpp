@@ -19,7 +19,7 @@ llvm::Expected<EmbeddedModule> readEmbeddedModule(llvm::StringRef Path) {
   llvm::file_magic Magic = llvm::identify_magic(Module.File->getBuffer());
   if (Magic == llvm::file_magic::bitcode) {
     Module.IsBitcodeFile = true;
-    return std::move(Module);
+    return Module;
   }
   auto Object = llvm::object::ObjectFile::createObjectFile(Module.File->getMemBufferRef(),
                                                            Magic);
@@ -40,7 +40,7 @@ llvm::Expected<EmbeddedModule> readEmbeddedModule(llvm::StringRef Path) {
                         llvm::toString(Contents.takeError()));
     (IsBitcode ? Module.Bitcode : Module.Command) = *Contents;
   }
-  return std::move(Module);
+  return Module;
 }
 
 } // namespace mlgo

@@ -48,12 +48,12 @@ bool isRenamedMove(llvm::StringRef Opcode) {
 
 /// Where LLVM 22's Golden Cove model (which sapphirerapids, emeraldrapids,
 /// graniterapids and alderlake share) is wrong about instructions of the bundled
-/// programs' hot loops, as this Emerald Rapids host measured them (bench/tools/alu-ops.c
-/// and bench/README.md, Absolute cycles): a register-register xor takes one cycle, not
-/// 2; a rotate by an immediate (not by 1, which is two) is one micro-op holding its port
-/// one cycle, not two. As the model has them, the engine predicted crypto's rounds of
-/// add, xor and rotate at 1.26 times the cycles they take (bench/ipc; corrected: 1.00).
-/// Other models already say so: nothing changes there.
+/// programs' hot loops, as an Emerald Rapids core runs them (bench/tools/alu-ops.c
+/// measures it; docs/results/ipc.md): a register-register xor takes one cycle, not 2; a
+/// rotate by an immediate (not by 1, which is two) is one micro-op holding its port one
+/// cycle, not two. Without the correction the engine overprices crypto's rounds of add,
+/// xor and rotate. Other models already say so: nothing changes there. Tested by
+/// FlowSimulatorTest ("a register xor takes one cycle and a rotate ...").
 void correctMeasuredErrors(llvm::StringRef Opcode, FlowInstruction &D) {
   static const llvm::StringRef Xors[] = {"XOR32rr", "XOR32rr_REV", "XOR64rr", "XOR64rr_REV"};
   static const llvm::StringRef Rotates[] = {"ROL32ri", "ROL64ri", "ROR32ri", "ROR64ri"};
@@ -134,8 +134,8 @@ llvm::Error FlowModel::initialize() {
     }
   }
   // LLVM's Intel models (Haswell to Sapphire Rapids) declare no move elimination, but
-  // the cores rename register moves away (Ivy Bridge on; measured on an Emerald Rapids
-  // host: a chain of moves takes no cycles) and register allocations differ in exactly
+  // the cores rename register moves away (Ivy Bridge on: a chain of moves takes no
+  // cycles, docs/results/accuracy.md) and register allocations differ in exactly
   // those moves. Without it, every copy holds an ALU and lengthens its chain, so trading
   // copies for spills and reloads on the load and store ports looks like a gain.
   if (!MovesEliminated) {

@@ -513,10 +513,11 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::dispatch(const Op &I) {
       Rob.pop();
     }
   }
-  // The same for the load and store queues (only bounded ones are kept).
+  // The same for the load and store queues (only bounded ones are kept). Bitwise, not
+  // logical, so that no branch depends on the data; the casts tell clang it is meant.
   if ((I.LoadQueued | I.StoreQueued) &&
-      ((I.LoadQueued & (R.Loads.size() >= LoadQueueLimit)) |
-       (I.StoreQueued & (R.Stores.size() >= StoreQueueLimit)))) {
+      (int(I.LoadQueued & (R.Loads.size() >= LoadQueueLimit)) |
+       int(I.StoreQueued & (R.Stores.size() >= StoreQueueLimit)))) {
     auto queue = [&](Ring<uint64_t> &Queue, unsigned Size) {
       while (!Queue.empty() && Queue.front() < DispatchCycle)
         Queue.pop();

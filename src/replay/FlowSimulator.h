@@ -32,7 +32,7 @@
 ///    pointer (McaTarget's --stack-engine for MCA);
 ///  - move elimination where the model declares none (LLVM's Intel models):
 ///    register-to-register moves are renamed away (FlowModel.cpp);
-///  - what this host measured otherwise than LLVM's Golden Cove model says: a register
+///  - where an Emerald Rapids core differs from LLVM's Golden Cove model: a register
 ///    xor takes one cycle, a rotate by an immediate one micro-op (FlowModel.cpp);
 ///  - branch mispredictions: after a transfer of control that the thread's predictor
 ///    got wrong (RefilledCode::Mispredicted, BranchPredictor.h), no younger instruction
@@ -70,8 +70,8 @@ public:
   uint64_t mispredictions() const { return Mispredictions; }
 
   /// A load forwarded from a store gets its value this much later than a load from the
-  /// cache would. Fitted on bench/accuracy's measured variants (bench/README.md): with
-  /// 0 or 1, parse's stress variants, whose reloads wait for recent spills, rank as
+  /// cache would. Fitted on bench/accuracy's measured variants (docs/results/accuracy.md):
+  /// with 0 or 1, parse's stress variants, whose reloads wait for recent spills, rank as
   /// faster than the baseline; 2 and 3 rank the workloads alike.
   static constexpr uint64_t ForwardingCycles = 2;
 

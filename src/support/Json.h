@@ -1,6 +1,7 @@
 /// \file
 /// JSON artifacts. nlohmann-json throws; this is the one place that catches, so no
-/// exception reaches LLVM code (STYLE.md, 7). Every artifact names its format and version.
+/// exception reaches LLVM code (docs/style.md, Errors). Every artifact names its format
+/// and version.
 #pragma once
 
 #include "Error.h"

@@ -169,7 +169,8 @@ llvm::Expected<TraceRecordResult> runTraceRecord(const TraceRecordOptions &Opts)
   if (llvm::Error E = (*Writer)->finish())
     return E;
 
-  TraceRecordResult Result{describeWrittenTrace(**Writer, Opts.Output, Start)};
+  TraceRecordResult Result;
+  static_cast<WrittenTrace &>(Result) = describeWrittenTrace(**Writer, Opts.Output, Start);
   Result.LoadDependencesKept = Opts.RecordLoadDependences;
   for (const SegmentLoads &S : Loads)
     for (const LoadCounts &L : S.Loads) {

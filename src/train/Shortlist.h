@@ -2,7 +2,7 @@
 /// The shortlist of a training run (train --shortlist K): the K best distinct policies
 /// it evaluated, by predicted speedup, perturbations included. The replay engine ranks
 /// large changes well but cannot rank the few tenths of a percent a search finds
-/// (bench/README, "Trained policies predicted again": Spearman about 0), so the best
+/// (docs/results/train-repredict.md: Spearman about 0), so the best
 /// prediction alone is a poor pick; a native measurement chooses among the shortlist.
 /// Policies with the same predicted speedup count once: most perturbations that tie
 /// compile to the same code, and the first one evaluated is kept, as for best.json.

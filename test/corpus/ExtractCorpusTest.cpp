@@ -210,6 +210,9 @@ TEST_CASE("a build with nothing to extract is an error, not an empty corpus", "[
   Opts.OutputDir = makeTempDir("out");
   CHECK_THAT(requireError(runExtractCorpus(Opts)),
              Catch::StartsWith(Build + ": no module to extract: 1 objects, 1 skipped"));
-  CHECK_THAT(requireError(runExtractCorpus({"/nonexistent/dir", InputKind::Auto, "out"})),
+  ExtractCorpusOptions Missing;
+  Missing.Input = "/nonexistent/dir";
+  Missing.OutputDir = "out";
+  CHECK_THAT(requireError(runExtractCorpus(Missing)),
              Catch::StartsWith("/nonexistent/dir: cannot read"));
 }
