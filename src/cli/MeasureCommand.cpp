@@ -117,6 +117,13 @@ CommandHandle addMeasureCommand(CLI::App &Parent) {
   Cmd->add_flag("--no-output-check", Flags->NoOutputCheck,
                 "Measure builds that print other output than the baseline's (programs "
                 "that print their own timings)");
+  Cmd->add_option("--code-shift", Flags->Options.CodeShift,
+                  "Paired mode: from the third process on, each build's code sits after a "
+                  "random multiple of BYTES of padding, below 4 KiB (a power of two, 16 to "
+                  "4096). 64 keeps the alignment the trace flags give functions and loops; "
+                  "16 also moves loops within fetch lines, which moves some programs "
+                  "(interpreters) by points")
+      ->capture_default_str();
   Cmd->add_option("--seed", Flags->Options.Seed,
                   "Seed of the layouts and orders (default: drawn; the result names it)");
   Cmd->add_option("--clang", Flags->Options.Clang,

@@ -100,6 +100,10 @@ llvm::Expected<Measurement> measure(const MeasureOptions &Opts) {
     return inputError("--precision", "must be a positive number of points");
   if (!(Opts.TimeBudget > 0))
     return inputError("--time-budget", "must be a positive number of seconds");
+  if (Opts.CodeShift < 16 || Opts.CodeShift > 4096 ||
+      (Opts.CodeShift & (Opts.CodeShift - 1)) != 0)
+    return inputError("--code-shift", "{}: must be a power of two from 16 to 4096",
+                      Opts.CodeShift);
   if (!Opts.Stdin.empty() && !llvm::sys::fs::is_regular_file(Opts.Stdin))
     return inputError(Opts.Stdin, "no such file (--stdin)");
   auto Contestants = contestants(Opts);

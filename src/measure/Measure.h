@@ -55,6 +55,11 @@ struct MeasureOptions {
   std::string Metric;
   /// Refuse a build whose standard output differs from the baseline's.
   bool CheckOutput = true;
+  /// Paired mode: each shifted layout moves a build's code by a random multiple of this
+  /// many bytes (a power of two, 16 to 4096). 64 keeps the alignment the trace flags
+  /// give functions and loops; 16 also moves loops within their fetch lines, which
+  /// moves an interpreter's speed by points.
+  uint64_t CodeShift = 64;
   /// Seeds the layouts and orders; 0: drawn from the clock (the result names it).
   uint64_t Seed = 0;
   std::string Clang = "clang-22";

@@ -3,7 +3,7 @@
 /// summary, and the check of --fail-if-slower.
 #pragma once
 
-#include "measure/Measure.h"
+#include "Measure.h"
 #include "support/Json.h"
 
 #include <string>

@@ -150,7 +150,8 @@ pairedUnits(const MeasureOptions &Opts, const std::vector<Contestant> &Contestan
   std::vector<std::string> Directories;
   for (const Contestant &C : Contestants)
     Directories.push_back(C.Path);
-  auto Programs = PairedPrograms::prepare(*Link, Directories, Scratch, Opts.Clang);
+  auto Programs = PairedPrograms::prepare(*Link, Directories, Scratch, Opts.Clang,
+                                          Opts.CodeShift);
   if (!Programs)
     return Programs.takeError();
   return std::make_unique<PairedUnits>(Opts, Contestants, std::move(*Programs), Scratch,

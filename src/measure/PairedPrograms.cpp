@@ -77,8 +77,9 @@ llvm::Expected<std::set<std::string>> definedGlobals(const std::vector<std::stri
   return Names;
 }
 
-/// The executable sections of \p Path aligned to more than 16 bytes.
-llvm::Expected<std::set<std::string>> overAlignedCode(const std::string &Path) {
+/// The executable sections of \p Path aligned to more than \p Shift bytes.
+llvm::Expected<std::set<std::string>> overAlignedCode(const std::string &Path,
+                                                      uint64_t Shift) {
   std::set<std::string> Names;
   if (llvm::Error E = forEachObject(Path, [&](const llvm::object::ObjectFile &Object) {
         for (const llvm::object::SectionRef &Section : Object.sections()) {
@@ -87,7 +88,7 @@ llvm::Expected<std::set<std::string>> overAlignedCode(const std::string &Path) {
             llvm::consumeError(Name.takeError());
             continue;
           }
-          if (Section.isText() && Section.getAlignment().value() > 16)
+          if (Section.isText() && Section.getAlignment().value() > Shift)
             Names.insert(Name->str());
         }
       }))
@@ -99,8 +100,10 @@ llvm::Expected<std::set<std::string>> overAlignedCode(const std::string &Path) {
 
 llvm::Expected<PairedPrograms>
 PairedPrograms::prepare(const LinkCommand &Link, const std::vector<std::string> &Directories,
-                        const std::string &Scratch, const std::string &Clang) {
+                        const std::string &Scratch, const std::string &Clang,
+                        uint64_t CodeShift) {
   PairedPrograms P;
+  P.CodeShift = CodeShift;
   P.Link = Link;
   P.Scratch = Scratch;
   P.Clang = Clang;
@@ -108,8 +111,8 @@ PairedPrograms::prepare(const LinkCommand &Link, const std::vector<std::string> 
   std::vector<std::string> Relative = Link.objects();
   for (size_t B = 0; B < Directories.size(); ++B) {
     std::string Dir = fmt::format("{}/v{}", Scratch, B);
-    std::string Dir16 = Dir + "-16";
-    for (const std::string &D : {Dir, Dir16})
+    std::string Shifted = Dir + "-shifted";
+    for (const std::string &D : {Dir, Shifted})
       if (std::error_code EC = llvm::sys::fs::create_directories(D))
         return stageError("{}: cannot create: {}", D, EC.message());
     std::vector<std::string> Sources;
@@ -131,28 +134,34 @@ PairedPrograms::prepare(const LinkCommand &Link, const std::vector<std::string> 
     if (llvm::Error E = writeFileAtomically(MapPath, Map))
       return E;
     P.Objects.emplace_back();
-    P.Objects16.emplace_back();
+    P.ObjectsShifted.emplace_back();
     for (size_t O = 0; O < Sources.size(); ++O) {
       std::string Suffix = llvm::StringRef(Sources[O]).ends_with(".a") ? ".a" : ".o";
       std::string Renamed = fmt::format("{}/{}{}", Dir, O, Suffix);
-      std::string Aligned = fmt::format("{}/{}{}", Dir16, O, Suffix);
+      std::string Aligned = fmt::format("{}/{}{}", Shifted, O, Suffix);
       if (llvm::Error E = runTool({objcopy(), "--redefine-syms=" + MapPath, Sources[O], Renamed},
                                   Scratch + "/objcopy.err",
                                   fmt::format("{}: llvm-objcopy", Sources[O])))
         return E;
-      auto Over = overAlignedCode(Renamed);
+      // Code aligned to more than the shift is aligned to the shift in the copies the
+      // shifted layouts link; none is: those layouts link the renamed objects.
+      auto Over = overAlignedCode(Renamed, CodeShift);
       if (!Over)
         return Over.takeError();
-      std::vector<std::string> Align = {objcopy()};
-      for (const std::string &Section : *Over)
-        Align.push_back("--set-section-alignment=" + Section + "=16");
-      Align.push_back(Renamed);
-      Align.push_back(Aligned);
-      if (llvm::Error E = runTool(Align, Scratch + "/objcopy.err",
-                                  fmt::format("{}: llvm-objcopy", Sources[O])))
-        return E;
+      if (Over->empty()) {
+        Aligned = Renamed;
+      } else {
+        std::vector<std::string> Align = {objcopy()};
+        for (const std::string &Section : *Over)
+          Align.push_back(fmt::format("--set-section-alignment={}={}", Section, CodeShift));
+        Align.push_back(Renamed);
+        Align.push_back(Aligned);
+        if (llvm::Error E = runTool(Align, Scratch + "/objcopy.err",
+                                    fmt::format("{}: llvm-objcopy", Sources[O])))
+          return E;
+      }
       P.Objects.back().push_back(Renamed);
-      P.Objects16.back().push_back(Aligned);
+      P.ObjectsShifted.back().push_back(Aligned);
     }
   }
   std::string HarnessSource = Scratch + "/harness.c";
@@ -182,13 +191,14 @@ llvm::Expected<std::string> PairedPrograms::link(unsigned Layout, std::mt19937_6
     std::string Pad = fmt::format("{}/pad{}-{}", Scratch, Layout, B);
     if (llvm::Error E = writeFileAtomically(
             Pad + ".s", fmt::format(".text\n.p2align 6\n.skip {}, 0x90\n.data\n.skip {}\n",
-                                    Random() % 256 * 16, Random() % 64 * 64)))
+                                    Random() % (4096 / CodeShift) * CodeShift,
+                                    Random() % 64 * 64)))
       return E;
     if (llvm::Error E = runTool({Clang, "-c", Pad + ".s", "-o", Pad + ".o"},
                                 Scratch + "/pad.err", "assembling a layout's padding: " + Clang))
       return E;
     Linked.push_back(Pad + ".o");
-    Linked.insert(Linked.end(), Objects16[B].begin(), Objects16[B].end());
+    Linked.insert(Linked.end(), ObjectsShifted[B].begin(), ObjectsShifted[B].end());
   }
   std::string Program = fmt::format("{}/layout{}", Scratch, Layout);
   std::string Stderr = Scratch + "/link.err";

@@ -3,16 +3,18 @@
 /// renamed (main becomes main__v<i>, everything else gets the same suffix), linked with
 /// the harness (PairedHarness.c) by the program's own link command. Each process gets a
 /// layout of its own: the first the builds in their order, the second in the reverse,
-/// then random orders with each build's code after a random multiple of 16 bytes of
-/// padding (its code sections aligned to 16 for it) and its data after a random multiple
-/// of 64. A point of speed can come from where code sits alone (a loop's place in its
-/// fetch line, branch predictor and cache sets, 4 KiB aliasing); over layouts that
-/// becomes noise the interval shows, instead of a bias it hides.
+/// then random orders with each build's code after a random multiple of the code shift
+/// (below 4 KiB; its code sections aligned to the shift at most for it) and its data
+/// after a random multiple of 64 bytes. A point of speed can come from where code sits
+/// alone (branch predictor and cache sets, 4 KiB aliasing, with a shift of 16 also a
+/// loop's place in its fetch line); over layouts that becomes noise the interval shows,
+/// instead of a bias it hides.
 #pragma once
 
 #include "LinkCommand.h"
 
 #include "llvm/Support/Error.h"
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -25,7 +27,7 @@ public:
   /// absolute paths) into \p Scratch (absolute), and compiles the harness with \p Clang.
   static llvm::Expected<PairedPrograms>
   prepare(const LinkCommand &Link, const std::vector<std::string> &Directories,
-          const std::string &Scratch, const std::string &Clang);
+          const std::string &Scratch, const std::string &Clang, uint64_t CodeShift);
 
   /// Links layout \p Layout; returns the program's path. Its builds' order goes to
   /// \p Order (indices into the directories).
@@ -35,8 +37,10 @@ public:
 private:
   LinkCommand Link;
   std::string Scratch, Clang, Harness, Directory;
-  /// Per build, its renamed objects as they are and with code aligned to 16 at most.
-  std::vector<std::vector<std::string>> Objects, Objects16;
+  uint64_t CodeShift = 64;
+  /// Per build, its renamed objects as they are and with code aligned to the code
+  /// shift at most.
+  std::vector<std::vector<std::string>> Objects, ObjectsShifted;
 };
 
 } // namespace mlgo

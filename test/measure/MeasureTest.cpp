@@ -3,7 +3,6 @@
 // and build names.
 #include "LinkCommand.h"
 #include "Units.h"
-#include "measure/Measure.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
