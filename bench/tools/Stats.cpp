@@ -298,11 +298,13 @@ int main(int Argc, char **Argv) {
     if (Report)
       std::fprintf(Report, Format, Values...);
   };
-  Say("Measured speedup: mlgo-ra measure's median of baseline/variant - 1 (in paired mode "
-      "over its control, the baseline's code called as the variants are), [low, high] its "
-      "95%% confidence interval; above noise when that interval excludes 0.\n\n");
-  Say("| workload | measurement | mode, metric | units | seconds | baseline median | "
-      "precision reached | measure's control [interval] |\n|---|---|---|---|---|---|---|---|\n");
+  Say("%s", "Measured speedup: mlgo-ra measure's median of baseline/variant - 1 (in paired "
+            "mode over its control, the baseline's code called as the variants are), [low, "
+            "high] its 95% confidence interval; above noise when that interval excludes "
+            "0.\n\n");
+  Say("%s", "| workload | measurement | mode, metric | units | seconds | baseline median | "
+            "precision reached | measure's control [interval] |\n"
+            "|---|---|---|---|---|---|---|---|\n");
   for (const Measurement &M : Measured)
     Say("| %s | %s | %s mode, %s | %s | %.0f | %.4g | %s | %s |\n", M.Workload.c_str(),
         M.Path.substr(M.Path.rfind('/') + 1).c_str(), M.Mode.c_str(), M.Metric.c_str(), M.Units.c_str(), M.Seconds,
