@@ -23,6 +23,7 @@ CommandHandle addCompileCommand(CLI::App &Parent);
 CommandHandle addReplayCommand(CLI::App &Parent);
 CommandHandle addTrainCommand(CLI::App &Parent);
 CommandHandle addMeasureCommand(CLI::App &Parent);
+CommandHandle addCalibrateCommand(CLI::App &Parent);
 CommandHandle addExportCommand(CLI::App &Parent);
 
 /// Prints every error in \p E as "mlgo-ra: error: <message>" and returns the exit code:

@@ -4,6 +4,7 @@
 /// CI, --markdown for its job summary, --explain for why (ReplayReport.h).
 #include "EngineOption.h"
 #include "Commands.h"
+#include "CoreProfileOption.h"
 #include "CpuOption.h"
 #include "ExitCode.h"
 #include "NumberOptions.h"
@@ -39,6 +40,7 @@ struct ReplayFlags {
     return It == PolicyOf.end() ? Code : "policy " + It->second;
   }
   std::string Sample = "auto"; ///< auto, none or LENGTH/EVERY
+  std::string CoreProfile = "auto"; ///< --core-profile
   bool Fast = false;
   std::optional<double> FailIfSlower;
   size_t Top = 10;
@@ -55,8 +57,9 @@ llvm::Error writeMarkdown(const ReplayFlags &F, const std::string &Text) {
 /// Which replay ran, and how much MCA simulated for it.
 /// "flow engine", and what it was told to use.
 std::string describeEngine(const ReplayResult &R) {
-  return fmt::format("{} engine{}", engineName(R.Engine),
-                     R.LoadDependences ? " with the trace's load dependences" : "");
+  return fmt::format("{} engine{}{}", engineName(R.Engine),
+                     R.CoreProfile.empty() ? "" : ", core profile " + R.CoreProfile,
+                     R.LoadDependences ? ", with the trace's load dependences" : "");
 }
 
 std::string describeMode(const ReplayResult &R) {
@@ -305,6 +308,7 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
                 "another's stack pointer (closer to measured speedups; fast replay's "
                 "--warm-up and --settle then default to 4096; with the flow engine, "
                 "which always models it, --warm-up to 16384)");
+  addCoreProfileOption(Cmd, Flags->CoreProfile);
   Cmd->add_flag("--load-dependences", Flags->Options.LoadDependences,
                 "Flow engine: a data load waits for older stores' addresses only if the "
                 "trace's load dependences (trace record keeps them) say it read what a "
@@ -367,6 +371,9 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
   return {Cmd, [Flags, Cmd] {
             if (auto Exit = resolveCpuOption(Flags->Options.CPU, Flags->Options.Triple))
               return *Exit;
+            if (llvm::Error E = resolveCoreProfileOption(Flags->CoreProfile, Flags->Options.CPU,
+                                                         Flags->Options.Core))
+              return reportError(std::move(E));
             if (llvm::Error E = parseSampleOption(Flags->Sample, "--sample",
                                                   Flags->Options.Spans,
                                                   Flags->Options.AutoShard))

@@ -28,6 +28,7 @@ const Subcommand Subcommands[] = {
     {mlgo::addReplayCommand, true},
     {mlgo::addTrainCommand, true},
     {mlgo::addMeasureCommand, false},
+    {mlgo::addCalibrateCommand, true},
     {mlgo::addExportCommand, false},
 };
 

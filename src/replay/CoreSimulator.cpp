@@ -47,14 +47,15 @@ Engine::~Engine() = default;
 llvm::Expected<std::unique_ptr<Engine>> Engine::create(EngineKind Kind, llvm::StringRef Triple,
                                                        llvm::StringRef CPU,
                                                        bool StackEngine,
-                                                       LoadWaits Waits) {
+                                                       LoadWaits Waits,
+                                                       CoreProfile Profile) {
   // The flow engine models the stack engine itself, on x86 always.
   auto Target = McaTarget::create(Triple, CPU, Kind == EngineKind::Mca && StackEngine);
   if (!Target)
     return Target.takeError();
   if (Kind == EngineKind::Mca)
     return std::make_unique<McaEngine>(std::move(*Target));
-  return FlowEngine::create(std::move(*Target), std::move(Waits));
+  return FlowEngine::create(std::move(*Target), std::move(Waits), std::move(Profile));
 }
 
 } // namespace mlgo

@@ -6,6 +6,7 @@
 /// pass from the same scheduling-model data.
 #pragma once
 
+#include "CoreProfile.h"
 #include "EngineKind.h"
 #include "LoadWaits.h"
 #include "Refill.h"
@@ -99,10 +100,11 @@ class Engine {
 public:
   /// With \p StackEngine, x86's push, pop, call and ret do not wait for one another's
   /// stack pointer (the flow engine always models it). The flow engine's data loads
-  /// wait for older stores as \p Waits says (all of them without).
+  /// wait for older stores as \p Waits says (all of them without), and it applies
+  /// \p Profile's rules (MCA ignores them).
   static llvm::Expected<std::unique_ptr<Engine>>
   create(EngineKind Kind, llvm::StringRef Triple, llvm::StringRef CPU, bool StackEngine,
-         LoadWaits Waits = {});
+         LoadWaits Waits = {}, CoreProfile Profile = {});
   virtual ~Engine();
 
   EngineKind kind() const { return Kind; }

@@ -88,10 +88,12 @@ bool sameInstruction(const llvm::MCInst &A, const llvm::MCInst &B) {
   return true;
 }
 
-FlowModel::FlowModel(const McaTarget &Target) : Target(Target) {}
+FlowModel::FlowModel(const McaTarget &Target, CoreProfile Profile)
+    : Target(Target), Profile(std::move(Profile)) {}
 
-llvm::Expected<std::unique_ptr<FlowModel>> FlowModel::create(const McaTarget &Target) {
-  std::unique_ptr<FlowModel> Model(new FlowModel(Target));
+llvm::Expected<std::unique_ptr<FlowModel>> FlowModel::create(const McaTarget &Target,
+                                                             CoreProfile Profile) {
+  std::unique_ptr<FlowModel> Model(new FlowModel(Target, std::move(Profile)));
   if (llvm::Error E = Model->initialize())
     return E;
   return Model;
@@ -396,6 +398,15 @@ void FlowModel::followFrame(const llvm::MCInst &Inst, FlowInstruction &D,
       if (!Explained && MRI.regsOverlap(W.Register, FrameRegisters[F]))
         D.ClobbersFrame |= 1 << F;
     }
+  // Whole-register moves to and from memory: what memory renaming pairs (CoreProfile).
+  if (Name == "MOV64mr" || Name == "PUSH64r")
+    D.StoresRegisterBytes = 8;
+  else if (Name == "MOV32mr")
+    D.StoresRegisterBytes = 4;
+  if (Name == "MOV64rm" || Name == "POP64r")
+    D.LoadsRegisterBytes = 8;
+  else if (Name == "MOV32rm")
+    D.LoadsRegisterBytes = 4;
   D.DataLoad = isDataLoad(Inst, MCII, FrameRegisters[StackPointer]);
   D.TouchesFrame = D.Stack != StackEffect::None ||
                    (D.Slot != NoPointer && (D.MayLoad || D.MayStore)) ||

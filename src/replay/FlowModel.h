@@ -8,6 +8,7 @@
 /// registers), flattened into small arrays.
 #pragma once
 
+#include "CoreProfile.h"
 #include "McaSimulator.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -112,6 +113,12 @@ struct FlowInstruction {
   /// The register units of the memory operand's base and index registers: a store's
   /// address is known once they are.
   llvm::SmallVector<uint16_t, 6> AddressUnits;
+  /// A store of a whole 32- or 64-bit general register (mov, push): its bytes, else 0.
+  uint8_t StoresRegisterBytes = 0;
+  /// A load of a whole 32- or 64-bit general register, nothing else (mov, pop): its
+  /// bytes, else 0. A core that renames memory (CoreProfile) gives it the register
+  /// that a store of the same bytes to its slot wrote.
+  uint8_t LoadsRegisterBytes = 0;
   /// Whether any of the above applies: the frames need following.
   bool TouchesFrame = false;
   /// A data load (code/DataLoad.h): the trace's load dependences name it by its order.
@@ -126,11 +133,14 @@ class FlowModel {
 public:
   /// Fails for a target other than x86 (the frame registers and opcodes it follows)
   /// and a CPU whose model the engine cannot time.
-  static llvm::Expected<std::unique_ptr<FlowModel>> create(const McaTarget &Target);
+  static llvm::Expected<std::unique_ptr<FlowModel>> create(const McaTarget &Target,
+                                                          CoreProfile Profile = {});
 
   /// The description of \p Inst; thread-safe.
   llvm::Expected<const FlowInstruction *> describe(const llvm::MCInst &Inst) const;
 
+  /// What the core does beyond its scheduling model (CoreProfile.h).
+  const CoreProfile &profile() const { return Profile; }
   unsigned dispatchWidth() const { return DispatchWidth; }
   unsigned reorderBuffer() const { return ReorderBuffer; }
   unsigned retireWidth() const { return RetireWidth; } ///< 0: any number a cycle
@@ -162,7 +172,7 @@ public:
   }
 
 private:
-  explicit FlowModel(const McaTarget &Target);
+  FlowModel(const McaTarget &Target, CoreProfile Profile);
   llvm::Error initialize();
   llvm::Expected<std::unique_ptr<FlowInstruction>> derive(const llvm::MCInst &Inst) const;
   /// Also marks \p Reads of the stack pointer that the stack engine makes independent.
@@ -170,6 +180,7 @@ private:
                    llvm::MutableArrayRef<FlowRead> Reads) const;
 
   const McaTarget &Target;
+  CoreProfile Profile;
   unsigned DispatchWidth = 1, ReorderBuffer = 1, RetireWidth = 0;
   unsigned LoadQueue = 0, StoreQueue = 0, MovesEliminated = 0, MispredictPenalty = 0;
   std::vector<unsigned> BufferSizes;

@@ -172,6 +172,8 @@ public:
     /// A pushed frame register's value (push rbp), for the pop that restores it.
     bool HoldsPointer = false;
     Value Pointer;
+    /// A whole register stored (FlowInstruction::StoresRegisterBytes): its bytes.
+    uint8_t RegisterBytes = 0;
   };
   struct Access {
     bool Loads = false, Stores = false;
@@ -181,6 +183,7 @@ public:
     Value Load, Store;
     bool StoresPointer = false;
     Value Pointer;
+    uint8_t StoresRegisterBytes = 0;
   };
 
   Frames() : Slots(TableSize) { forget(); }
@@ -217,6 +220,7 @@ public:
       A.Stores = true;
       A.Store = at(I.Slot, I.SlotOffset);
     }
+    A.StoresRegisterBytes = I.StoresRegisterBytes;
     if (I.Stack == StackEffect::Pop || I.Stack == StackEffect::Leave) {
       Stack.Offset += I.StackBytes;
       if (I.PopsFrame != NoPointer) {
@@ -237,7 +241,7 @@ public:
     return S.Issue && S.Address == Address ? &S : nullptr;
   }
   void stored(const Access &A, uint64_t Issue) {
-    Slots[slot(A.Store)] = {A.Store, Issue, A.StoresPointer, A.Pointer};
+    Slots[slot(A.Store)] = {A.Store, Issue, A.StoresPointer, A.Pointer, A.StoresRegisterBytes};
   }
 
 private:
@@ -372,6 +376,8 @@ FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions,
       ReorderBufferSize(Model.reorderBuffer()),
       RetireLimit(Model.retireWidth() ? Model.retireWidth() : ~0u),
       MispredictPenalty(Model.mispredictPenalty()),
+      Renames(Model.profile().RenamedReloadCycles.has_value()),
+      RenamedReloadCycles(Model.profile().RenamedReloadCycles.value_or(0)),
       InFlight(std::make_unique<Retirements>(Model.reorderBuffer(), Model.loadQueue(),
                                              Model.storeQueue())),
       Schedulers(Model.buffers().size() + 1),
@@ -696,6 +702,9 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
         At = D + 1;
       else if (!O.Executes) // done at dispatch, but its value is no sooner than its inputs
         At = std::max(At, Operands + Write.Latency);
+      else if (Forwarding && Renames && I.LoadsRegisterBytes &&
+               I.LoadsRegisterBytes == Forwarding->RegisterBytes)
+        At = std::max(D, ForwardedAt + RenamedReloadCycles); // the stored register's value
       else if (Forwarding)
         At = std::max(At, ForwardedAt + Write.Latency + ForwardingCycles);
       Complete = std::max(Complete, At);
@@ -739,8 +748,8 @@ llvm::Error FlowSimulator::finish() {
 }
 
 llvm::Expected<std::unique_ptr<Engine>>
-FlowEngine::create(std::unique_ptr<McaTarget> Target, LoadWaits Waits) {
-  auto Model = FlowModel::create(*Target);
+FlowEngine::create(std::unique_ptr<McaTarget> Target, LoadWaits Waits, CoreProfile Profile) {
+  auto Model = FlowModel::create(*Target, std::move(Profile));
   if (!Model)
     return Model.takeError();
   std::unique_ptr<FlowEngine> E(new FlowEngine(std::move(Target)));

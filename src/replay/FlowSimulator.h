@@ -43,7 +43,11 @@
 ///    [rbp + c] store, the frame registers followed through push, pop, call, ret, add,
 ///    sub, lea and mov) that an earlier store wrote gets its value no sooner than a
 ///    load's latency plus ForwardingCycles after that store issued. MCA treats every
-///    load as independent of every store.
+///    load as independent of every store. On a core that renames memory (a
+///    CoreProfile's RenamedReloadCycles), a plain register reload of a slot that a
+///    register store of the same size wrote gets the stored value that many cycles
+///    after the store issued, no sooner than its own dispatch; it still issues and
+///    uses a load port, as the core checks the renaming with a load.
 #pragma once
 
 #include "CoreSimulator.h"
@@ -110,6 +114,9 @@ private:
   /// Model's widths and sizes that each instruction reads, at hand.
   const unsigned DispatchWidth, ReorderBufferSize, RetireLimit; ///< retire: unbounded ~0
   const unsigned MispredictPenalty;
+  /// The core renames memory (CoreProfile::RenamedReloadCycles): with what latency.
+  const bool Renames;
+  const uint64_t RenamedReloadCycles;
   /// The descriptions of the instructions of events timed before, by where the
   /// event's instructions start: Count of them in Ops from First.
   struct Described {
@@ -166,7 +173,8 @@ private:
 class FlowEngine : public Engine {
 public:
   static llvm::Expected<std::unique_ptr<Engine>> create(std::unique_ptr<McaTarget> Target,
-                                                        LoadWaits Waits = {});
+                                                        LoadWaits Waits = {},
+                                                        CoreProfile Profile = {});
   std::unique_ptr<CoreSimulator> startCore(uint32_t NumFunctions) override {
     return std::make_unique<FlowSimulator>(*Model, NumFunctions, &Waits);
   }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ChunkSettings.h"
+#include "CoreProfile.h"
 #include "EngineKind.h"
 #include "Explain.h"
 #include "FunctionMismatch.h"
@@ -48,6 +49,9 @@ struct ReplayOptions {
   bool Exact = false;
   /// Model x86's stack engine (McaTarget::create).
   bool StackEngine = false;
+  /// What the core does beyond its scheduling model, for the flow engine
+  /// (CoreProfile.h; resolveCoreProfile gives --core-profile's).
+  CoreProfile Core;
   /// The flow engine: data loads wait for older stores' addresses as the trace's load
   /// dependences say (LoadWaits.h), not all of them; the trace must have them.
   bool LoadDependences = false;
@@ -79,6 +83,8 @@ struct ReplayResult {
   std::string Code; ///< the binary or object directory replayed
   std::string CPU, Triple;
   EngineKind Engine = EngineKind::Flow;
+  /// The flow engine's core profile (CoreProfile::Source); empty: none.
+  std::string CoreProfile;
   UnmappedPolicy Unmapped = UnmappedPolicy::Skip;
   uint64_t Cycles = 0;            ///< predicted, summed over threads
   uint64_t Instructions = 0;      ///< simulated

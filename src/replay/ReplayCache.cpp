@@ -103,6 +103,9 @@ std::string replayCacheKey(const ReplayOptions &Opts, llvm::StringRef TraceHash,
     Hash.update(std::to_string(Part.size()));
     Hash.update(Part);
   }
+  // A core profile: its numbers. Added only then, as chunks below.
+  if (!Opts.Core.empty())
+    Hash.update("core profile " + Opts.Core.identity());
   // A trace replayed in chunks: how it was cut. Added only then, so that the keys of
   // whole replays stay what they were.
   uint64_t Chunks = Opts.Chunks.count(TraceInstructions);

@@ -23,6 +23,8 @@ ReplayResult makeResult(const ReplayOptions &Opts, const TraceProfile &Profile,
   R.Code = Code.variant().path();
   R.CPU = Opts.CPU;
   R.Engine = Opts.Engine;
+  if (Opts.Engine == EngineKind::Flow)
+    R.CoreProfile = Opts.Core.Source;
   R.LoadDependences = Opts.LoadDependences;
   R.Triple = replayTriple(Opts, Code);
   R.Unmapped = Opts.Unmapped;
@@ -97,6 +99,7 @@ Json ReplayResult::toJSON() const {
   return {{"code", Code},
           {"cpu", CPU},
           {"engine", engineName(Engine)},
+          {"core_profile", CoreProfile.empty() ? Json(nullptr) : Json(CoreProfile)},
           {"load_dependences", LoadDependences},
           {"triple", Triple},
           {"cycles", Cycles},

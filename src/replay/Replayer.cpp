@@ -54,7 +54,7 @@ llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfil
                                     const VariantCode &Code, const VariantCode *Reference,
                                     const ModelMaker &Make, Progress &Bar) {
   auto Cores = Engine::create(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine,
-                              loadWaits(Opts, Profile));
+                              loadWaits(Opts, Profile), Opts.Core);
   if (!Cores)
     return Cores.takeError();
   auto Reader = SegmentTraceReader::open(Profile.Path);
@@ -84,7 +84,7 @@ llvm::Expected<Replayed> replayChunked(const ReplayOptions &Opts, const TracePro
                                        const VariantCode &Code, bool RecordEvents,
                                        Progress &Bar) {
   auto Cores = Engine::create(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine,
-                              loadWaits(Opts, Profile));
+                              loadWaits(Opts, Profile), Opts.Core);
   if (!Cores)
     return Cores.takeError();
   UnmappedFunctions Unmapped = unmappedFunctions(Opts, Profile);

@@ -9,6 +9,7 @@
 // latency and retires in the cycle it completes (in order); the cycles of a stream
 // run through the cycle of its last retirement, hence "+ 1" at the end.
 #include "Assemble.h"
+#include "CoreProfile.h"
 #include "CoreSimulator.h"
 #include "FlowSimulator.h"
 #include "McaSimulator.h"
@@ -629,6 +630,45 @@ TEST_CASE("flow: a reload gets its value from the spill that wrote its slot", "[
     for (unsigned N : {1u, 3u, 200u}) {
       INFO(N);
       CHECK(C.flow(Loop, N) == 1 + N * (Li + LoopReload + F) + 1);
+    }
+  }
+}
+
+TEST_CASE("flow: a core that renames memory gives a plain reload the spilled register's value",
+          "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    Cpu &C = cpu(Name);
+    const uint64_t Li = C.describe("imul").WriteLatency.at("RAX"), Ls = C.describe("spill").Latency,
+                   Lu = C.describe("use").WriteLatency.at("RCX"), M = 4, Stored = 1 + M * Li;
+    const Code &Loop = kernel("spill_reload");
+    const uint64_t LoopStore = C.describe(Loop[1]).Latency;
+    for (unsigned Renamed : {0u, 1u, 3u}) {
+      INFO(Name << ", reload " << Renamed << " cycles after the spill's data");
+      CoreProfile Profile;
+      Profile.RenamedReloadCycles = Renamed;
+      auto E = requireOk(Engine::create(EngineKind::Flow, Triple, Name, false, {}, Profile));
+      // As in the test above, four imuls make rax late and the spill of rax issues at
+      // Stored; the reload into rbx has rax's value Renamed cycles later (not a load
+      // latency and the forwarding's cycles), the add that uses it Lu after that. The
+      // stream ends when the later of the add and the spill completes.
+      CHECK(Cpu::run(*E, repeat(kernel("imul"), M) + kernel("spill") + kernel("reload") +
+                             kernel("use")) == std::max(Stored + Renamed + Lu, Stored + Ls) + 1);
+      // imul rax; spill rax; reload rax in a loop: each iteration takes the imul's latency
+      // plus Renamed; the last reload retires after the last spill completes, and after
+      // its own load executed (the core checks the renaming with a load): on one
+      // iteration, that load, issued in cycle 1, is the last to complete.
+      const uint64_t LoopReload = C.describe(Loop[2]).WriteLatency.at("RAX");
+      for (unsigned N : {1u, 3u, 200u}) {
+        INFO(N);
+        const uint64_t Chain =
+            1 + N * Li + (N - 1) * Renamed + std::max<uint64_t>(Renamed, LoopStore);
+        CHECK(Cpu::run(*E, Loop, N) == std::max(Chain, 1 + LoopReload) + 1);
+      }
+      // A reload folded into an operation (add 8(%rsp), %rax) is not renamed: four imuls
+      // on rax, the spill, then the folded add waits for the forwarded value as without
+      // a profile.
+      Code Folded = repeat(kernel("imul"), M) + kernel("spill") + kernel("add_load");
+      CHECK(Cpu::run(*E, Folded) == C.flow(Folded));
     }
   }
 }

@@ -1,0 +1,59 @@
+/// \file
+/// From loop timings to a core profile.
+#include "Calibrate.h"
+#include "HostCpu.h"
+#include "StoreLoadLoops.h"
+#include "support/Error.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mlgo {
+
+namespace {
+
+/// Store-to-load paths at most this long are renaming: forwarding from the store
+/// buffer takes 4 cycles or more on every x86-64 core of the last decade.
+constexpr double MaxRenamedPath = 2.5;
+
+} // namespace
+
+llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings) {
+#if !defined(__x86_64__)
+  (void)Settings;
+  return stageError("calibrate measures x86-64 cores only: this host is another");
+#else
+  Calibration C;
+  C.Host = hostCpuName();
+  // Two multiplies of 3 cycles an iteration.
+  double Seconds = multiplyChainSeconds(Settings.Iterations, Settings.Runs);
+  if (!(Seconds > 0))
+    return stageError("calibrate: the clock loop took no measurable CPU time");
+  C.ClockGHz = double(Settings.Iterations) * 6 / Seconds * 1e-9;
+  C.Loops = storeLoadLoopSeconds(Settings.Iterations, Settings.Runs);
+  for (LoopCycles &L : C.Loops)
+    L.Cycles = L.Cycles * C.ClockGHz * 1e9 / double(Settings.Iterations);
+  C.Profile.Source = "calibrate";
+  C.Profile.MeasuredOn = C.Host;
+  // The engine's rule pairs whole-register stores and loads of a stack slot (mov and
+  // push, mov and pop): renamed when the 64-bit spill and reload is.
+  for (const LoopCycles &L : C.Loops)
+    if (L.Name == "spill_reload" && L.path() <= MaxRenamedPath)
+      C.Profile.RenamedReloadCycles = unsigned(std::lround(std::max(0.0, L.path())));
+  return C;
+#endif
+}
+
+Json calibrationJson(const Calibration &C, llvm::StringRef CPU) {
+  Json Out = coreProfileJson(C.Profile, CPU);
+  Json Loops = Json::array();
+  for (const LoopCycles &L : C.Loops)
+    Loops.push_back({{"name", L.Name},
+                     {"code", L.Code},
+                     {"cycles", std::round(L.Cycles * 100) / 100},
+                     {"store_to_load_cycles", std::round(L.path() * 100) / 100}});
+  Out["measurements"] = {{"clock_ghz", std::round(C.ClockGHz * 1000) / 1000}, {"loops", Loops}};
+  return Out;
+}
+
+} // namespace mlgo

@@ -1,0 +1,50 @@
+/// \file
+/// `mlgo-ra calibrate`: measures on this host what the flow engine's core profile
+/// holds (replay/CoreProfile.h). Each measurement is a loop of x86-64 instructions
+/// whose one dependence chain runs through the effect, timed by this thread's CPU
+/// seconds and turned into cycles with the clock a chain of multiplies gives (3 cycles
+/// each on every x86-64 core of the last decade): a virtual machine often has no cycle
+/// counter.
+#pragma once
+
+#include "replay/CoreProfile.h"
+#include "support/Json.h"
+
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+/// One loop: its instructions, and its cycles an iteration.
+struct LoopCycles {
+  std::string Name, Code;
+  double Cycles = 0;
+  /// The cycles of the chain's ALU instructions (one cycle each): Cycles less these are
+  /// the store-to-load path's.
+  unsigned AluCycles = 0;
+  double path() const { return Cycles - AluCycles; }
+};
+
+struct Calibration {
+  std::string Host; ///< "AuthenticAMD family 25 model 17"
+  double ClockGHz = 0;
+  std::vector<LoopCycles> Loops;
+  CoreProfile Profile;
+};
+
+struct CalibrateSettings {
+  /// Each loop runs this many times; the fastest run counts (the others met
+  /// interruptions).
+  unsigned Runs = 7;
+  /// Iterations of a run (about 0.05 s each at 4 GHz).
+  uint64_t Iterations = 40'000'000;
+};
+
+/// Measures this host; fails on a host that is not x86-64.
+llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings);
+
+/// What a profile file holds, with the measurements it came from ("measurements").
+Json calibrationJson(const Calibration &C, llvm::StringRef CPU);
+
+} // namespace mlgo

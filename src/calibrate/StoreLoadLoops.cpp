@@ -1,0 +1,97 @@
+/// \file
+/// Each loop starts a 64-byte line (one that crosses a line can run slower) and works
+/// on a stack area below the red zone that it reserves itself (the compiler may keep
+/// values in the red zone, 128 bytes below the stack pointer), so that its stack slots
+/// are [rsp + 8] as a compiler's spills are.
+#include "StoreLoadLoops.h"
+
+#include <ctime>
+
+namespace mlgo {
+
+namespace {
+
+double threadSeconds() {
+  timespec Now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &Now);
+  return double(Now.tv_sec) + double(Now.tv_nsec) * 1e-9;
+}
+
+/// The fastest of \p Runs runs of \p Loop(Iterations).
+template <typename Loop> double fastest(uint64_t Iterations, unsigned Runs, Loop Run) {
+  double Best = 1e30;
+  for (unsigned R = 0; R < Runs; ++R) {
+    double Began = threadSeconds();
+    Run(Iterations);
+    double Took = threadSeconds() - Began;
+    Best = Took < Best ? Took : Best;
+  }
+  return Best;
+}
+
+#if defined(__x86_64__)
+// BODY works on x (%1), y (%2) and p (%3, a pointer to 8 writable longs).
+#define MLGO_STORE_LOAD_LOOP(BODY)                                                        \
+  [](uint64_t Left) {                                                                     \
+    long X = 1, Y = 2, Buffer[8] = {0}, *P = Buffer;                                      \
+    __asm__ volatile("sub $256, %%rsp\n\t"                                                \
+                     ".p2align 6\n"                                                       \
+                     "1:\n\t" BODY "\n\t"                                                 \
+                     "sub $1, %0\n\t"                                                     \
+                     "jnz 1b\n\t"                                                         \
+                     "add $256, %%rsp"                                                    \
+                     : "+r"(Left), "+r"(X), "+r"(Y), "+r"(P)                              \
+                     :                                                                    \
+                     : "memory", "cc");                                                   \
+  }
+#endif
+
+} // namespace
+
+double multiplyChainSeconds(uint64_t Iterations, unsigned Runs) {
+#if defined(__x86_64__)
+  return fastest(Iterations, Runs, [](uint64_t Left) {
+    long X = 3;
+    __asm__ volatile(".p2align 6\n"
+                     "1:\n\t"
+                     "imul %0, %0\n\t"
+                     "imul %0, %0\n\t"
+                     "sub $1, %1\n\t"
+                     "jnz 1b"
+                     : "+r"(X), "+r"(Left)
+                     :
+                     : "cc");
+  });
+#else
+  (void)Iterations;
+  (void)Runs;
+  return 0;
+#endif
+}
+
+std::vector<LoopCycles> storeLoadLoopSeconds(uint64_t Iterations, unsigned Runs) {
+  std::vector<LoopCycles> Loops;
+#if defined(__x86_64__)
+  auto add = [&](const char *Name, const char *Code, unsigned Alu, auto Run) {
+    Loops.push_back({Name, Code, fastest(Iterations, Runs, Run), Alu});
+  };
+  add("spill_reload", "xor x, 5; mov [rsp+8], x; mov x, [rsp+8]", 1,
+      MLGO_STORE_LOAD_LOOP("xor $5, %1\n\tmov %1, 8(%%rsp)\n\tmov 8(%%rsp), %1"));
+  add("spill_reload_32", "xor x, 5; mov [rsp+8], x32; mov x32, [rsp+8]", 1,
+      MLGO_STORE_LOAD_LOOP("xor $5, %1\n\tmov %k1, 8(%%rsp)\n\tmov 8(%%rsp), %k1"));
+  add("push_pop", "xor x, 5; push x; pop x", 1,
+      MLGO_STORE_LOAD_LOOP("xor $5, %1\n\tpush %1\n\tpop %1"));
+  add("spill_reload_other", "xor x, 5; mov [rsp+8], x; mov y, [rsp+8]; lea x, [y+1]", 2,
+      MLGO_STORE_LOAD_LOOP("xor $5, %1\n\tmov %1, 8(%%rsp)\n\tmov 8(%%rsp), %2\n\tlea 1(%2), %1"));
+  add("folded_reload", "xor x, 5; mov [rsp+8], x; xor x, [rsp+8]", 2,
+      MLGO_STORE_LOAD_LOOP("xor $5, %1\n\tmov %1, 8(%%rsp)\n\txor 8(%%rsp), %1"));
+  add("pointer_store_load", "xor x, 5; mov [p+8], x; mov x, [p+8]", 1,
+      MLGO_STORE_LOAD_LOOP("xor $5, %1\n\tmov %1, 8(%3)\n\tmov 8(%3), %1"));
+#else
+  (void)Iterations;
+  (void)Runs;
+#endif
+  return Loops;
+}
+
+} // namespace mlgo

@@ -1,0 +1,78 @@
+/// \file
+/// mlgo-ra calibrate: measures this host's core (calibrate/Calibrate.h) and writes the
+/// core profile that replay and train read with --core-profile.
+#include "Commands.h"
+#include "ExitCode.h"
+#include "calibrate/Calibrate.h"
+#include "replay/CpuChoice.h"
+
+#include "llvm/Support/raw_ostream.h"
+#include <fmt/format.h>
+
+namespace mlgo {
+namespace {
+
+struct CalibrateFlags {
+  CalibrateSettings Settings;
+  std::string Output;
+  bool Json = false;
+};
+
+int calibrate(CalibrateFlags &F) {
+  auto Cpu = chooseCpu("native", "");
+  if (!Cpu)
+    return reportError(Cpu.takeError());
+  auto C = calibrateHost(F.Settings);
+  if (!C)
+    return reportError(C.takeError());
+  Json Profile = calibrationJson(*C, Cpu->Name);
+  if (!F.Output.empty())
+    if (llvm::Error E = writeJsonFile(F.Output, Profile))
+      return reportError(std::move(E));
+  if (F.Json) {
+    auto Text = serializeJson(Profile, "stdout");
+    if (!Text)
+      return reportError(Text.takeError());
+    llvm::outs() << *Text << "\n";
+    return Success;
+  }
+  llvm::outs() << fmt::format("calibrate: {} (LLVM: {}), clock {:.3f} GHz\n", C->Host,
+                              Cpu->Name, C->ClockGHz);
+  llvm::outs() << fmt::format("  {:<20} {:>7} {:>14}  {}\n", "loop", "cycles", "store to load",
+                              "code");
+  for (const LoopCycles &L : C->Loops)
+    llvm::outs() << fmt::format("  {:<20} {:>7.2f} {:>14.2f}  {}\n", L.Name, L.Cycles, L.path(),
+                                L.Code);
+  llvm::outs() << (C->Profile.RenamedReloadCycles
+                       ? fmt::format("  stack slots are renamed: a reload has its value {} "
+                                     "cycles after the spill's data\n",
+                                     *C->Profile.RenamedReloadCycles)
+                       : std::string("  stack slots are not renamed: reloads are forwarded "
+                                     "from the store\n"));
+  if (!F.Output.empty())
+    llvm::outs() << fmt::format("  profile written to {} (replay --core-profile {})\n",
+                                F.Output, F.Output);
+  return Success;
+}
+
+} // namespace
+
+CommandHandle addCalibrateCommand(CLI::App &Parent) {
+  auto Flags = std::make_shared<CalibrateFlags>();
+  CLI::App *Cmd = Parent.add_subcommand(
+      "calibrate",
+      "Measure what this host's core does that its LLVM scheduling model does not say "
+      "(whether a reload of a spilled register waits for the store: memory renaming) with "
+      "loops of x86-64 instructions timed by CPU seconds, and write the core profile that "
+      "replay and train read with --core-profile. Run it on an otherwise idle machine; it "
+      "takes a few seconds.");
+  Cmd->add_option("-o,--output", Flags->Output, "The profile file to write (JSON)");
+  Cmd->add_option("--runs", Flags->Settings.Runs,
+                  "Runs of each loop; the fastest counts")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000u));
+  Cmd->add_flag("--json", Flags->Json, "Print the profile and the measurements as JSON");
+  return {Cmd, [Flags] { return calibrate(*Flags); }};
+}
+
+} // namespace mlgo

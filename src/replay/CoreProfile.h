@@ -1,0 +1,50 @@
+/// \file
+/// What a CPU core does that its LLVM scheduling model does not say, as numbers
+/// measured on the core (`mlgo-ra calibrate`, docs/calibrate.md) and read by the flow
+/// engine. A profile changes only the rules it names a number for; without one the
+/// engine follows the scheduling model and its own fixed rules (FlowSimulator.h).
+#pragma once
+
+#include "support/Json.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+
+namespace mlgo {
+
+struct CoreProfile {
+  /// Where it comes from: a file's path, "built-in znver4", or empty (no profile).
+  std::string Source;
+  /// The core it was measured on ("AuthenticAMD family 25 model 17"), for people.
+  std::string MeasuredOn;
+  /// Memory renaming: a plain 32- or 64-bit register load (mov, pop) of a stack slot
+  /// that a store of a whole register of the same size wrote (mov, push) gets the
+  /// stored register's value this many cycles after the store's data is ready, no
+  /// sooner than it dispatches, instead of by forwarding from the store. Zen 2 and
+  /// Zen 4 do this at renaming (0 cycles); none: the engine's forwarding rule.
+  std::optional<unsigned> RenamedReloadCycles;
+
+  bool empty() const { return !RenamedReloadCycles; }
+  /// What a replay cache key needs: the numbers, not where they came from; "" when
+  /// empty, so that the keys of replays without a profile stay as they were.
+  std::string identity() const;
+};
+
+/// The profile of a CPU this project measured, by its LLVM name (--mcpu): empty for
+/// others.
+CoreProfile builtInCoreProfile(llvm::StringRef CPU);
+
+/// Reads a profile that coreProfileJson made; errors name \p Path.
+llvm::Expected<CoreProfile> readCoreProfile(llvm::StringRef Path);
+
+/// \p Profile as a file holds it (format "mlgo-ra core profile", version 1), for
+/// \p CPU (the LLVM name of the core it was measured on).
+Json coreProfileJson(const CoreProfile &Profile, llvm::StringRef CPU);
+
+/// --core-profile's value: "auto" (the built-in profile of \p CPU, if any), "none" or
+/// a file.
+llvm::Expected<CoreProfile> resolveCoreProfile(llvm::StringRef Option, llvm::StringRef CPU);
+
+} // namespace mlgo

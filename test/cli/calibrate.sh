@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# calibrate writes a core profile that replay reads with --core-profile; replay names the
+# profile it used (auto: the built-in one of --mcpu's CPU, if any); bad profiles are one
+# line and exit 2. What the profile's numbers do to the engine's cycles is
+# test/replay/FlowSimulatorTest.cpp's.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tiny_program.sh"
+build_tiny_program || { echo "FAILED: program, corpus, trace and subset"; exit 1; }
+
+run "$MLGO_RA" calibrate --runs 1 -o "$work/profile.json"
+check "calibrate writes a profile" [ "$code" = 0 -a -s "$work/profile.json" -a -z "$err" ]
+check "and says what it measured" grep -q '^  spill_reload ' <<<"$out"
+check "the profile names its format" grep -q '"format": "mlgo-ra-core-profile"' "$work/profile.json"
+native=$("$MLGO_RA" replay --mcpu help | sed -n 's/.*native, the default: \([^)]*\)).*/\1/p')
+check "and the host's CPU ($native)" grep -q "\"mcpu\": \"$native\"" "$work/profile.json"
+check "six loops measured" [ "$(grep -c '"store_to_load_cycles"' "$work/profile.json")" = 6 ]
+clock=$(grep -o '"clock_ghz": [0-9.]*' "$work/profile.json" | grep -o '[0-9.]*$')
+check "a clock between 0.5 and 8 GHz ($clock)" awk -v c="$clock" 'BEGIN { exit !(c > 0.5 && c < 8) }'
+run "$MLGO_RA" calibrate --runs 1 --json
+check "--json prints the profile" [ "$code" = 0 ] && grep -q '"renamed_reload_cycles"' <<<"$out"
+
+# replay CPU PROFILE-OPTION...: the core profile replay --json reports.
+profile_of() {
+  run "$MLGO_RA" replay --trace "$work/app.bbtrace" --code "$work/app" --mcpu "$1" --json \
+    "${@:2}"
+  grep -o '"core_profile": [^,]*' <<<"$out"
+}
+check "replay uses the file it is given" \
+  [ "$(profile_of znver4 --core-profile "$work/profile.json")" = "\"core_profile\": \"$work/profile.json\"" ]
+check "znver4's built-in profile by default" \
+  [ "$(profile_of znver4)" = '"core_profile": "built-in znver4"' ]
+check "none for a CPU not measured" [ "$(profile_of skylake)" = '"core_profile": null' ]
+check "none when told" [ "$(profile_of znver4 --core-profile none)" = '"core_profile": null' ]
+run "$MLGO_RA" replay --trace "$work/app.bbtrace" --code "$work/app" --mcpu znver4
+check "the text names it" grep -q 'flow engine, core profile built-in znver4' <<<"$out"
+
+# bad PROFILE-TEXT MESSAGE: replay with a profile file holding TEXT fails with MESSAGE.
+bad() {
+  printf '%s' "$1" >"$work/bad.json"
+  run "$MLGO_RA" replay --trace "$work/app.bbtrace" --code "$work/app" --mcpu znver4 \
+    --core-profile "$work/bad.json"
+  check "refused: $2" [ "$code" = 2 -a "$err" = "mlgo-ra: error: $work/bad.json: $2" ]
+}
+head='"format": "mlgo-ra-core-profile", "version": 1'
+bad '{"format": "mlgo-ra-policy", "version": 1}' "not a core profile (format 'mlgo-ra-policy')"
+bad '{"format": "mlgo-ra-core-profile", "version": 2}' \
+  "core profile format version 2 (this mlgo-ra reads 1)"
+bad "{$head}" "missing field 'renamed_reload_cycles' (null: not renamed)"
+bad "{$head, \"renamed_reload_cycles\": 1000}" \
+  "renamed_reload_cycles 1000 is not a latency (at most 64)"
+bad "{$head, \"renamed_reload_cycles\": -1}" \
+  "field 'renamed_reload_cycles': -1 is not an integer from 0 to 4294967295"
+run "$MLGO_RA" replay --trace "$work/app.bbtrace" --code "$work/app" --mcpu znver4 \
+  --core-profile "$work/missing.json"
+check "a missing profile file is one line" [ "$code" = 2 ] && [ "$(wc -l <<<"$err")" = 1 ] &&
+  grep -q "^mlgo-ra: error: $work/missing.json: " <<<"$err"
+finish
