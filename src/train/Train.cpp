@@ -34,25 +34,17 @@ constexpr double MinSuccessShare = 0.4;
 
 /// The starting policy, which must have parameters to train.
 llvm::Expected<Policy> loadInitialPolicy(const TrainOptions &Opts) {
-  auto Init = loadPolicy(Opts.Init);
+  auto Init = loadPolicy(Opts.Search.Init);
   if (!Init)
     return Init.takeError();
   if (!Init->usesAdvisor())
-    return inputError(Opts.Init, "has no parameters to train (it is LLVM's own heuristic); "
+    return inputError(Opts.Search.Init, "has no parameters to train (it is LLVM's own heuristic); "
                                  "start from a network policy such as 'initial'");
   return Init;
 }
 
 /// Names this rank's variants apart from other ranks' in the shared work directory.
 std::string variantPrefix(const Team &T) { return fmt::format("r{}-", T.rank()); }
-
-/// Appends \p Record to the log at \p LogPath, as one line.
-llvm::Error appendRecord(const std::string &LogPath, const Json &Record) {
-  auto Line = serializeJson(Record, LogPath, -1);
-  if (!Line)
-    return Line.takeError();
-  return appendLine(LogPath, *Line);
-}
 
 /// Writes the shortlist's policies and its index (TrainShortlistFile) into \p Out.
 llvm::Error saveShortlist(const Policy &Init, const Shortlist &List, const std::string &Out) {
@@ -85,7 +77,7 @@ llvm::Error saveCheckpointedFiles(const Policy &Init, const Checkpoint &State,
                                    Out + "/" + TrainBestPolicyFile))
       return E;
   }
-  if (Opts.ShortlistSize)
+  if (Opts.Search.ShortlistSize)
     return saveShortlist(Init, State.Shortlisted, Out);
   return llvm::Error::success();
 }
@@ -96,16 +88,16 @@ llvm::Expected<std::vector<StepEvaluation>>
 evaluateStep(Team &T, JobSet &Eval, const Policy &Init, const TrainOptions &Opts,
              uint64_t Step, const std::vector<float> &Parameters,
              std::vector<std::vector<float>> &Directions) {
-  Directions.assign(Opts.Perturbations, {});
-  for (uint32_t D = 0; D < Opts.Perturbations; ++D)
-    Directions[D] = perturbationDirection(Opts.Seed, Step, D, Parameters.size());
-  std::vector<StepEvaluation> Evaluations = layoutStep(Opts.Perturbations);
+  Directions.assign(Opts.Search.Perturbations, {});
+  for (uint32_t D = 0; D < Opts.Search.Perturbations; ++D)
+    Directions[D] = perturbationDirection(Opts.Search.Seed, Step, D, Parameters.size());
+  std::vector<StepEvaluation> Evaluations = layoutStep(Opts.Search.Perturbations);
   StepShare Share;
   Share.Step = Step;
   Share.Offset = T.rank();
   Share.Stride = T.size();
-  Share.Jobs = Opts.Jobs;
-  Share.Sigma = Opts.Sigma;
+  Share.Jobs = Opts.Evaluation.Jobs;
+  Share.Sigma = Opts.Search.Sigma;
   Share.NamePrefix = variantPrefix(T);
   if (llvm::Error E = evaluateShare(Eval, Init, Parameters, Directions, Share, Evaluations))
     return E;
@@ -146,11 +138,11 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
   auto Init = loadInitialPolicy(Opts);
   if (!Init)
     return Init.takeError();
-  std::string Out = Opts.Output;
+  std::string Out = Opts.Run.Output;
   std::string CheckpointPath = Out + "/" + TrainCheckpointFile;
   std::string LogPath = Out + "/" + TrainLogFile;
   // Nothing is written into a directory that is not a run's.
-  if (llvm::Error E = checkRunDirectory(Out, Opts.Resume))
+  if (llvm::Error E = checkRunDirectory(Out, Opts.Run.Resume))
     return E;
   if (std::error_code EC = llvm::sys::fs::create_directories(Out))
     return inputError(Out, "cannot create: {}", EC.message());
@@ -158,10 +150,10 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
   if (!Lock.held())
     return inputError(Out, "is in use by another training run");
   bool HaveCheckpoint = llvm::sys::fs::exists(CheckpointPath);
-  if (HaveCheckpoint && !Opts.Resume)
+  if (HaveCheckpoint && !Opts.Run.Resume)
     return inputError(Out, "already holds a training run; continue it with --resume or "
                            "train into another directory");
-  if (!HaveCheckpoint && Opts.Resume)
+  if (!HaveCheckpoint && Opts.Run.Resume)
     return inputError(CheckpointPath, "does not exist: nothing to resume");
 
   size_t Size = Init->parameters().size();
@@ -180,8 +172,8 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
   } else {
     State.Parameters = Init->parameters();
     State.BestParameters = State.Parameters;
-    State.Optimizer = Adam(Size, Opts.StepSize);
-    State.Shortlisted = Shortlist(Opts.ShortlistSize);
+    State.Optimizer = Adam(Size, Opts.Search.StepSize);
+    State.Shortlisted = Shortlist(Opts.Search.ShortlistSize);
     llvm::sys::fs::remove(LogPath);
   }
   if (llvm::Error E = Jobs.makeEvaluators(variantPrefix(T)))
@@ -189,7 +181,7 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
 
   TrainResult Result;
   Result.InitialSpeedup = State.InitialSpeedup;
-  for (uint64_t Step = State.NextStep; Step < Opts.Iterations; ++Step) {
+  for (uint64_t Step = State.NextStep; Step < Opts.Search.Iterations; ++Step) {
     auto StepStart = std::chrono::steady_clock::now();
     uint64_t Announced = Step;
     std::vector<float> Sent = State.Parameters;
@@ -203,7 +195,7 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
     std::vector<StepEvaluation> &Outcomes = *Evaluated;
 
     // Pairs count only whole: a failed evaluation drops its partner too.
-    PairedRewards Pairs = pairRewards(Outcomes, Opts.Perturbations);
+    PairedRewards Pairs = pairRewards(Outcomes, Opts.Search.Perturbations);
     const std::vector<double> &Rewards = Pairs.Rewards;
     unsigned Failures = 0;
     std::string FirstFailure;
@@ -213,7 +205,7 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
         if (FirstFailure.empty())
           FirstFailure = O.Failure;
       }
-    bool Skipped = Rewards.size() < MinSuccessShare * 2 * Opts.Perturbations;
+    bool Skipped = Rewards.size() < MinSuccessShare * 2 * Opts.Search.Perturbations;
     const std::optional<Evaluation> &Unperturbed = Outcomes[0].Result;
 
     Json Record = {{"step", Step}};
@@ -250,17 +242,17 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
         StepBest && Outcomes[*StepBest].Result->Speedup > State.BestSpeedup) {
       State.BestSpeedup = Outcomes[*StepBest].Result->Speedup;
       State.BestParameters = evaluatedParameters(Outcomes[*StepBest], State.Parameters,
-                                                 Directions, Opts.Sigma);
+                                                 Directions, Opts.Search.Sigma);
     }
     bool ShortlistChanged = false;
     for (const StepEvaluation &O : Outcomes)
       if (O.Result)
         ShortlistChanged |= State.Shortlisted.offer(O.Result->Speedup, Step, [&] {
-          return evaluatedParameters(O, State.Parameters, Directions, Opts.Sigma);
+          return evaluatedParameters(O, State.Parameters, Directions, Opts.Search.Sigma);
         });
     if (!Skipped) {
       std::vector<double> Gradient = esGradient(
-          Pairs, Directions, {Opts.Sigma, Opts.Shaping, Opts.TopDirections}, Size);
+          Pairs, Directions, {Opts.Search.Sigma, Opts.Search.Shaping, Opts.Search.TopDirections}, Size);
       if (std::optional<size_t> Bad = State.Optimizer.step(State.Parameters, Gradient))
         return stageError("step {}: Adam's update would take parameter {} beyond the "
                           "finite floats (step size {}); stopped {}",
@@ -305,8 +297,8 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
         return E;
     if (llvm::Error E = writeJsonFile(CheckpointPath, State.toJSON(Opts)))
       return E;
-    if (Opts.OnStep)
-      Opts.OnStep(Record);
+    if (Opts.Run.OnStep)
+      Opts.Run.OnStep(Record);
   }
   T.release();
   // Every run that has a best policy ends validated, a resumed one too.
@@ -328,7 +320,7 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
   Result.InitialSpeedup = State.InitialSpeedup;
   Result.BestSpeedup = State.BestSpeedup;
   Result.BestPolicy = Out + "/" + TrainBestPolicyFile;
-  if (Opts.ShortlistSize) {
+  if (Opts.Search.ShortlistSize) {
     Result.Shortlist = Out + "/" + TrainShortlistFile;
     for (const ShortlistEntry &E : State.Shortlisted.entries())
       Result.ShortlistSpeedups.push_back(E.Speedup);
@@ -338,46 +330,17 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
 
 } // namespace
 
-/// What every evaluation replays with: fast replay against the traced binary.
-ReplayOptions trainReplayOptions(const TrainOptions &Opts) {
-  ReplayOptions Replaying;
-  Replaying.Trace = Opts.Trace;
-  Replaying.CPU = Opts.CPU;
-  Replaying.Engine = Opts.Engine;
-  Replaying.LoadDependences = Opts.LoadDependences;
-  Replaying.Spans = Opts.Spans;
-  // Every reward on the same footing: train's shard (--sample), AutoShard's on a long
-  // trace whatever its error, or the whole trace.
-  Replaying.AutoShard = Opts.AutoShard;
-  Replaying.KeepAutoShard = true;
-  // Traced functions without bitcode (libraries, assembly) run the baseline's code, the
-  // same in every variant.
-  Replaying.OnCfgMismatch = CfgMismatchPolicy::UseBaseline;
-  Replaying.RecordedBinary = Opts.Baseline;
-  Replaying.ShowProgress = false;
-  // The traced binary's exact replay is computed once per trace and kept in the user's
-  // cache; evaluations already run one per core.
-  Replaying.CacheDir = Opts.CacheDir;
-  Replaying.Jobs = 1;
-  // The flow engine is fast enough for the whole trace, without fast replay's error.
-  if (Opts.Engine == EngineKind::Flow && !Opts.Spans.samples()) {
-    Replaying.Exact = true;
-    Replaying.AutoShard = false;
-  }
-  return Replaying;
-}
-
 llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
-  if (Given.Perturbations == 0)
+  if (Given.Search.Perturbations == 0)
     return inputError("--perturbations", "must be at least 1");
-  if (Given.TopDirections > Given.Perturbations)
+  if (Given.Search.TopDirections > Given.Search.Perturbations)
     return inputError("--top-directions", "{} is more than --perturbations ({})",
-                      Given.TopDirections, Given.Perturbations);
+                      Given.Search.TopDirections, Given.Search.Perturbations);
   // The CLI checks these too; a library caller must not get a policy of NaNs either.
-  if (!(std::isfinite(Given.Sigma) && Given.Sigma > 0))
-    return inputError("--sigma", "{} is not a positive number", Given.Sigma);
-  if (!(std::isfinite(Given.StepSize) && Given.StepSize > 0))
-    return inputError("--step-size", "{} is not a positive number", Given.StepSize);
+  if (!(std::isfinite(Given.Search.Sigma) && Given.Search.Sigma > 0))
+    return inputError("--sigma", "{} is not a positive number", Given.Search.Sigma);
+  if (!(std::isfinite(Given.Search.StepSize) && Given.Search.StepSize > 0))
+    return inputError("--step-size", "{} is not a positive number", Given.Search.StepSize);
   // Each trace is read once for every evaluation of the run; the automatic shard is
   // its context's decision, and the checkpoint records it.
   auto Jobs = JobSet::create(Given, /*Replaying=*/true);
@@ -385,7 +348,7 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
     return Jobs.takeError();
   const TrainOptions &Opts = (*Jobs)->options();
   std::unique_ptr<Team> T;
-  if (Opts.Mpi) {
+  if (Opts.Run.Mpi) {
     auto Joined = mpiTeam();
     if (!Joined)
       return Joined.takeError();
@@ -396,14 +359,14 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Given) {
   auto Result = T->leader() ? lead(*T, **Jobs) : follow(*T, **Jobs);
   // The other ranks wait for this one: an error ends the whole job.
   if (!Result && T->size() > 1)
-    T->abort(Opts.ReportError ? Opts.ReportError(Result.takeError()) : 1);
+    T->abort(Opts.Run.ReportError ? Opts.Run.ReportError(Result.takeError()) : 1);
   if (Result)
     Result->Leader = T->leader();
   return Result;
 }
 
 llvm::Expected<Json> runValidation(const TrainOptions &Opts) {
-  const std::string &Out = Opts.Output;
+  const std::string &Out = Opts.Run.Output;
   std::string CheckpointPath = Out + "/" + TrainCheckpointFile;
   if (!llvm::sys::fs::exists(CheckpointPath))
     return inputError(CheckpointPath, "does not exist: no training run to validate");
@@ -454,7 +417,7 @@ llvm::Expected<Json> runValidation(const TrainOptions &Opts) {
 llvm::Error checkNativeMeasurement(const TrainOptions &Opts) {
   if (!Opts.Native.enabled())
     return llvm::Error::success();
-  if (!Opts.Programs.empty())
+  if (!Opts.Inputs.Programs.empty())
     return inputError("--measure-run", "measures the program of --corpus, --trace and "
                                        "--baseline, not a run with jobs");
   if (Opts.Native.Corpus.empty() || Opts.Native.Link.empty())
@@ -468,35 +431,35 @@ llvm::Error checkNativeMeasurement(const TrainOptions &Opts) {
 llvm::Expected<Json> measureBestNatively(const TrainOptions &Opts) {
   if (llvm::Error E = checkNativeMeasurement(Opts))
     return E;
-  std::string Best = Opts.Output + "/" + TrainBestPolicyFile;
+  std::string Best = Opts.Run.Output + "/" + TrainBestPolicyFile;
   if (!llvm::sys::fs::exists(Best))
-    return inputError(Opts.Output, "has no best policy yet: nothing to measure");
+    return inputError(Opts.Run.Output, "has no best policy yet: nothing to measure");
   // With a shortlist, every policy on it (shortlist/1.json is best.json's): the
   // measurement chooses among them.
   std::vector<NativeCandidate> Candidates = {{"best", Best}};
-  for (unsigned K = 2; K <= Opts.ShortlistSize; ++K) {
-    std::string Listed = fmt::format("{}/{}/{}.json", Opts.Output, TrainShortlistDirectory, K);
+  for (unsigned K = 2; K <= Opts.Search.ShortlistSize; ++K) {
+    std::string Listed = fmt::format("{}/{}/{}.json", Opts.Run.Output, TrainShortlistDirectory, K);
     if (llvm::sys::fs::exists(Listed))
       Candidates.push_back({fmt::format("s{}", K), Listed});
   }
-  if (Opts.Init != "default")
-    Candidates.push_back({"start", Opts.Init});
+  if (Opts.Search.Init != "default")
+    Candidates.push_back({"start", Opts.Search.Init});
   // The run's compiler and limits; the program named as the traced binary is.
   NativeMeasureOptions Native = Opts.Native;
   if (Native.Program.empty())
-    Native.Program = llvm::sys::path::filename(Opts.Baseline).str();
+    Native.Program = llvm::sys::path::filename(Opts.Inputs.Baseline).str();
   if (Native.CacheDir.empty())
-    Native.CacheDir = Opts.CacheDir;
-  Native.Clang = Opts.Clang;
-  Native.Jobs = Opts.Jobs;
-  Native.TimeoutSeconds = Opts.CompileTimeoutSeconds;
-  auto Record = measureNatively(Native, Candidates, Opts.Output + "/native");
+    Native.CacheDir = Opts.Evaluation.CacheDir;
+  Native.Clang = Opts.Evaluation.Clang;
+  Native.Jobs = Opts.Evaluation.Jobs;
+  Native.TimeoutSeconds = Opts.Evaluation.CompileTimeoutSeconds;
+  auto Record = measureNatively(Native, Candidates, Opts.Run.Output + "/native");
   if (!Record)
     return Record.takeError();
-  if (Opts.ShortlistSize)
-    if (llvm::Error E = chooseNatively(*Record, Opts.Output + "/" + TrainChosenPolicyFile))
+  if (Opts.Search.ShortlistSize)
+    if (llvm::Error E = chooseNatively(*Record, Opts.Run.Output + "/" + TrainChosenPolicyFile))
       return E;
-  if (llvm::Error E = appendRecord(Opts.Output + "/" + TrainLogFile, *Record))
+  if (llvm::Error E = appendRecord(Opts.Run.Output + "/" + TrainLogFile, *Record))
     return E;
   return Record;
 }

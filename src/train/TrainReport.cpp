@@ -4,6 +4,7 @@
 /// every evaluation, perturbations included (a dashed line), a legend, and the best
 /// policy's validation (points at the step it was validated after, labelled); the last
 /// validation also as DIR/report.md.
+#include "RunDirectory.h"
 #include "Train.h"
 #include "Validation.h"
 #include "support/Printable.h"

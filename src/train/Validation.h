@@ -8,7 +8,7 @@
 #pragma once
 
 #include "Evaluator.h"
-#include "Train.h"
+#include "TrainOptions.h"
 #include "replay/Replay.h"
 #include "support/Json.h"
 
@@ -18,9 +18,6 @@ namespace mlgo {
 
 /// The functions of the whole trace a validation record lists: the largest changes.
 inline constexpr size_t ValidationFunctions = 20;
-
-/// The options every replay of a training run shares (the rewards'), for its trace.
-ReplayOptions trainReplayOptions(const TrainOptions &Opts);
 
 /// Checks that every held-out trace was recorded on its binary: before training, so
 /// that a bad --validate-trace fails at once.
