@@ -1,6 +1,7 @@
 /// \file
 /// mlgo-ra train: options → TrainOptions → runTrain, a line per step (with the ETA),
-/// and --report, which draws a run's reward curve.
+/// and --report, which draws a run's reward curve. What it prints is
+/// train/report/TrainReports.h's.
 #include "EngineOption.h"
 #include "Commands.h"
 #include "CpuOption.h"
@@ -11,24 +12,15 @@
 #include "support/CacheDirectory.h"
 #include "support/Interrupt.h"
 #include "train/Train.h"
+#include "train/report/TrainReports.h"
 
 #include "llvm/ADT/StringExtras.h"
 
 #include "llvm/Support/raw_ostream.h"
-#include <cmath>
-#include <fmt/format.h>
 #include <thread>
 
 namespace mlgo {
 namespace {
-
-std::string percent(const Json &Record, const char *Key) {
-  if (!Record.contains(Key) || !Record[Key].is_number())
-    return "n/a";
-  // The best speedup before any evaluation succeeded is the lowest double.
-  double Value = 100 * Record[Key].get<double>();
-  return std::isfinite(Value) ? fmt::format("{:+.3f}%", Value) : "n/a";
-}
 
 struct TrainFlags {
   TrainOptions Options;
@@ -93,31 +85,6 @@ llvm::Error parseHeldOut(TrainFlags &F) {
   return llvm::Error::success();
 }
 
-/// The validation record's lines: per trace, the best and start policies' speedups.
-void printValidation(const Json &Record) {
-  const Json &V = Record["validation"];
-  llvm::outs() << fmt::format("train: validation of {} after {} steps ({} replay of whole "
-                              "traces), predicted speedup over default:\n",
-                              V["policy"].get<std::string>(), V["steps"].get<uint64_t>(),
-                              V["mode"].get<std::string>());
-  for (const Json &T : V["traces"])
-    llvm::outs() << fmt::format(
-        "  {}{} ({}): best {}, start ({}) {}; {} functions changed\n",
-        T.contains("job") ? "job " + T["job"].get<std::string>() + ": " : "",
-        T["trace"].get<std::string>(),
-        T["held_out"].get<bool>() ? "held out" : "the training trace",
-        percent(T, "best_speedup"), V["start"].get<std::string>(),
-        percent(T, "start_speedup"), T["changed_functions"].get<uint64_t>());
-}
-
-void printNative(const Json &Record) {
-  if (!Record.is_object() || !Record.contains("native"))
-    return;
-  std::string Lines = describeNative(Record["native"]);
-  for (llvm::StringRef Line : llvm::split(llvm::StringRef(Lines).rtrim('\n'), '\n'))
-    llvm::outs() << "  measured natively, " << Line << "\n";
-}
-
 int train(TrainFlags &F) {
   if (!F.Report.empty()) {
     auto Paths = writeTrainReport(F.Report);
@@ -163,8 +130,7 @@ int train(TrainFlags &F) {
       (*Record)["native"] = (*Measured)["native"];
     }
     if (!F.Json) {
-      printValidation(*Record);
-      printNative(*Record);
+      llvm::outs() << validationText(*Record) << nativeText(*Record);
       return Success;
     }
     auto Text = serializeJson(*Record, "stdout");
@@ -175,27 +141,14 @@ int train(TrainFlags &F) {
   }
   double Elapsed = 0;
   unsigned Done = 0;
+  unsigned Iterations = F.Options.Search.Iterations;
   F.Options.Run.OnStep = [&](const Json &Record) {
     Elapsed += Record["seconds"].get<double>();
     ++Done;
     uint64_t Step = Record["step"].get<uint64_t>();
-    double Left = Elapsed / Done * (F.Options.Search.Iterations - Step - 1);
-    std::string PerJob;
-    if (Record.contains("jobs")) {
-      for (const Json &J : Record["jobs"])
-        PerJob += fmt::format("{}{} {}", PerJob.empty() ? " (" : ", ",
-                              J["name"].get<std::string>(), percent(J, "unperturbed_speedup"));
-      PerJob += ")";
-    }
-    std::string Line = fmt::format(
-        "step {}/{}: unperturbed {}{}, perturbations {} .. {}, best {}, {} failed{}, "
-        "{:.1f} s (compile {:.1f}, replay {:.1f}), eta {:.0f} s",
-        Step + 1, F.Options.Search.Iterations, percent(Record, "unperturbed_speedup"), PerJob,
-        percent(Record, "reward_min"), percent(Record, "reward_max"),
-        percent(Record, "best_speedup"), Record["failures"].get<unsigned>(),
-        Record["skipped"].get<bool>() ? ", step skipped" : "", Record["seconds"].get<double>(),
-        Record["compile_seconds"].get<double>(), Record["replay_seconds"].get<double>(), Left);
-    (F.Json ? llvm::errs() : llvm::outs()) << "train: " << Line << "\n";
+    double Left = Elapsed / Done * (Iterations - Step - 1);
+    (F.Json ? llvm::errs() : llvm::outs())
+        << "train: " << stepLine(Record, Iterations, Left) << "\n";
   };
   F.Options.Run.ReportError = reportStageError;
   auto R = runTrain(F.Options);
@@ -204,51 +157,13 @@ int train(TrainFlags &F) {
   if (!R->Leader) // another rank of an MPI job: the leader reports
     return Success;
   if (F.Json) {
-    Json Summary = {{"steps", R->Steps},
-                    {"initial_speedup", R->InitialSpeedup},
-                    {"final_speedup", R->FinalSpeedup},
-                    {"best_speedup", R->BestSpeedup},
-                    {"best_policy", R->BestPolicy},
-                    {"output", F.Options.Run.Output}};
-    if (!R->FinalJobSpeedups.empty()) {
-      Json Jobs = Json::array();
-      for (const auto &[Name, Speedup] : R->FinalJobSpeedups)
-        Jobs.push_back({{"name", Name}, {"final_speedup", Speedup ? Json(*Speedup) : Json()}});
-      Summary["jobs"] = std::move(Jobs);
-    }
-    if (!R->Shortlist.empty())
-      Summary["shortlist"] = {{"index", R->Shortlist}, {"speedups", R->ShortlistSpeedups}};
-    if (!R->Validation.is_null())
-      Summary["validation"] = R->Validation["validation"];
-    if (!R->Native.is_null())
-      Summary["native"] = R->Native["native"];
-    auto Text = serializeJson(Summary, "stdout");
+    auto Text = serializeJson(summaryJson(*R, F.Options.Run.Output), "stdout");
     if (!Text)
       return reportError(Text.takeError());
     llvm::outs() << *Text << "\n";
     return Success;
   }
-  llvm::outs() << fmt::format(
-      "train: {} steps in {}; predicted speedup over default: {:+.3f}% at step 0, "
-      "{:+.3f}% at the last step, best {:+.3f}% ({})\n",
-      R->Steps, F.Options.Run.Output, 100 * R->InitialSpeedup, 100 * R->FinalSpeedup,
-      100 * R->BestSpeedup, R->BestPolicy);
-  if (!R->FinalJobSpeedups.empty()) {
-    std::string PerJob;
-    for (const auto &[Name, Speedup] : R->FinalJobSpeedups)
-      PerJob += fmt::format("{}{} {}", PerJob.empty() ? "" : ", ", Name,
-                            Speedup ? fmt::format("{:+.3f}%", 100 * *Speedup) : "n/a");
-    llvm::outs() << "train: per job at the last step (the mean is the reward): " << PerJob
-                 << "\n";
-  }
-  if (!R->ShortlistSpeedups.empty())
-    llvm::outs() << fmt::format("train: shortlist of {} policies, predicted {:+.3f}% .. "
-                                "{:+.3f}% ({})\n",
-                                R->ShortlistSpeedups.size(), 100 * R->ShortlistSpeedups.back(),
-                                100 * R->ShortlistSpeedups.front(), R->Shortlist);
-  if (!R->Validation.is_null())
-    printValidation(R->Validation);
-  printNative(R->Native);
+  llvm::outs() << summaryText(*R, F.Options.Run.Output);
   return Success;
 }
 

@@ -12,7 +12,8 @@
 /// search's current policy) and best.json; with --shortlist K, shortlist.json (its
 /// index, best first) and shortlist/1.json (best.json's policy) to shortlist/K.json;
 /// with a shortlist and --measure-run, chosen.json (the policy measured fastest, faster
-/// than `default` above noise; absent when none was).
+/// than `default` above noise; absent when none was). Its reports are
+/// report/TrainReports.h's.
 #pragma once
 
 #include "TrainOptions.h"
@@ -20,8 +21,6 @@
 #include "support/Json.h"
 
 #include "llvm/Support/Error.h"
-#include <string>
-#include <vector>
 
 namespace mlgo {
 
@@ -34,12 +33,6 @@ llvm::Expected<TrainResult> runTrain(const TrainOptions &Opts);
 /// name the run's corpus and trace (or its jobs, each then validated), start policy,
 /// CPU and engine. Returns the record.
 llvm::Expected<Json> runValidation(const TrainOptions &Opts);
-
-/// Writes <Directory>/reward.svg from its log: the unperturbed policy's predicted speedup
-/// per step, the perturbations' spread and the validation points; with a validation
-/// record also <Directory>/report.md (the validation and the functions the best policy
-/// changes most). Returns the files written.
-llvm::Expected<std::vector<std::string>> writeTrainReport(llvm::StringRef Directory);
 
 /// Whether Opts.Native can measure this run (before training: at once).
 llvm::Error checkNativeMeasurement(const TrainOptions &Opts);

@@ -36,9 +36,4 @@ class JobSet;
 /// made. With jobs, one record whose traces name their job ("job"), program by program.
 llvm::Expected<Json> validateJobs(JobSet &Jobs, const Policy &Start, uint64_t Steps);
 
-/// DIR/report.md of a validation record's "validation" object: per trace the best and
-/// start policies' speedups, and the functions of the whole training trace the best
-/// policy changes most against `default`. Reads leniently: the log may hold anything.
-std::string validationMarkdown(const Json &Validation, llvm::StringRef Directory);
-
 } // namespace mlgo
