@@ -1,6 +1,7 @@
 /// \file
 /// mlgo-ra train: options → TrainOptions → runTrain, a line per step (with the ETA),
-/// and --report, which draws a run's reward curve.
+/// and --report, which draws a run's reward curve. What it prints is
+/// train/report/TrainReports.h's.
 #include "EngineOption.h"
 #include "Commands.h"
 #include "CpuOption.h"
@@ -11,24 +12,15 @@
 #include "support/CacheDirectory.h"
 #include "support/Interrupt.h"
 #include "train/Train.h"
+#include "train/report/TrainReports.h"
 
 #include "llvm/ADT/StringExtras.h"
 
 #include "llvm/Support/raw_ostream.h"
-#include <cmath>
-#include <fmt/format.h>
 #include <thread>
 
 namespace mlgo {
 namespace {
-
-std::string percent(const Json &Record, const char *Key) {
-  if (!Record.contains(Key) || !Record[Key].is_number())
-    return "n/a";
-  // The best speedup before any evaluation succeeded is the lowest double.
-  double Value = 100 * Record[Key].get<double>();
-  return std::isfinite(Value) ? fmt::format("{:+.3f}%", Value) : "n/a";
-}
 
 struct TrainFlags {
   TrainOptions Options;
@@ -43,12 +35,12 @@ struct TrainFlags {
 
 /// The programs of --job-file, then of --job ([NAME=]CORPUS,TRACE,BINARY).
 llvm::Error parseJobs(TrainFlags &F) {
-  TrainOptions &O = F.Options;
+  TrainInputs &In = F.Options.Inputs;
   if (F.Jobs.empty() && F.JobFile.empty())
     return llvm::Error::success();
-  for (auto [Value, Name] : {std::pair{&O.Corpus, "--corpus"},
-                             {&O.Trace, "--trace"},
-                             {&O.Baseline, "--baseline"}})
+  for (auto [Value, Name] : {std::pair{&In.Corpus, "--corpus"},
+                             {&In.Trace, "--trace"},
+                             {&In.Baseline, "--baseline"}})
     if (!Value->empty())
       return inputError(Name, "cannot be given with --job or --job-file (give the program "
                               "as a job)");
@@ -56,7 +48,7 @@ llvm::Error parseJobs(TrainFlags &F) {
     auto Read = readJobFile(F.JobFile);
     if (!Read)
       return Read.takeError();
-    O.Programs = std::move(*Read);
+    In.Programs = std::move(*Read);
   }
   for (const std::string &Given : F.Jobs) {
     llvm::StringRef Rest = Given, Name;
@@ -70,10 +62,10 @@ llvm::Error parseJobs(TrainFlags &F) {
     if (Parts.size() != 3 || llvm::any_of(Parts, [](llvm::StringRef P) { return P.empty(); }) ||
         (Equals < Comma && Name.empty()))
       return inputError("--job", "'{}' is not [NAME=]CORPUS,TRACE,BINARY", Given);
-    O.Programs.push_back(
+    In.Programs.push_back(
         namedProgram(Name.str(), Parts[0].str(), Parts[1].str(), Parts[2].str()));
   }
-  return checkProgramNames(O.Programs);
+  return checkProgramNames(In.Programs);
 }
 
 /// --validate-trace's TRACE[:BINARY]: the binary after the last colon.
@@ -88,34 +80,9 @@ llvm::Error parseHeldOut(TrainFlags &F) {
     }
     if (Trace.empty())
       return inputError("--validate-trace", "'{}' is not TRACE[:BINARY]", Given);
-    F.Options.HeldOut.push_back({Trace.str(), Binary.str()});
+    F.Options.Validation.HeldOut.push_back({Trace.str(), Binary.str()});
   }
   return llvm::Error::success();
-}
-
-/// The validation record's lines: per trace, the best and start policies' speedups.
-void printValidation(const Json &Record) {
-  const Json &V = Record["validation"];
-  llvm::outs() << fmt::format("train: validation of {} after {} steps ({} replay of whole "
-                              "traces), predicted speedup over default:\n",
-                              V["policy"].get<std::string>(), V["steps"].get<uint64_t>(),
-                              V["mode"].get<std::string>());
-  for (const Json &T : V["traces"])
-    llvm::outs() << fmt::format(
-        "  {}{} ({}): best {}, start ({}) {}; {} functions changed\n",
-        T.contains("job") ? "job " + T["job"].get<std::string>() + ": " : "",
-        T["trace"].get<std::string>(),
-        T["held_out"].get<bool>() ? "held out" : "the training trace",
-        percent(T, "best_speedup"), V["start"].get<std::string>(),
-        percent(T, "start_speedup"), T["changed_functions"].get<uint64_t>());
-}
-
-void printNative(const Json &Record) {
-  if (!Record.is_object() || !Record.contains("native"))
-    return;
-  std::string Lines = describeNative(Record["native"]);
-  for (llvm::StringRef Line : llvm::split(llvm::StringRef(Lines).rtrim('\n'), '\n'))
-    llvm::outs() << "  measured natively, " << Line << "\n";
 }
 
 int train(TrainFlags &F) {
@@ -132,23 +99,25 @@ int train(TrainFlags &F) {
   }
   if (llvm::Error E = parseJobs(F))
     return reportError(std::move(E));
-  for (auto [Value, Name] : {std::pair{&F.Options.Corpus, "--corpus"},
-                             {&F.Options.Trace, "--trace"},
-                             {&F.Options.Baseline, "--baseline"},
-                             {&F.Options.Output, "--output"}})
-    if (Value->empty() && (Name == std::string("--output") || F.Options.Programs.empty()))
+  TrainInputs &In = F.Options.Inputs;
+  EvaluationOptions &Evaluation = F.Options.Evaluation;
+  for (auto [Value, Name] : {std::pair{&In.Corpus, "--corpus"},
+                             {&In.Trace, "--trace"},
+                             {&In.Baseline, "--baseline"},
+                             {&F.Options.Run.Output, "--output"}})
+    if (Value->empty() && (Name == std::string("--output") || In.Programs.empty()))
       return reportError(inputError(Name, "is required (unless --report, or with jobs)"));
-  if (auto Exit = resolveCpuOption(F.Options.CPU, ""))
+  if (auto Exit = resolveCpuOption(Evaluation.CPU, ""))
     return *Exit;
   if (llvm::Error E =
-          parseSampleOption(F.Sample, "--sample", F.Options.Spans, F.Options.AutoShard))
+          parseSampleOption(F.Sample, "--sample", Evaluation.Spans, Evaluation.AutoShard))
     return reportError(std::move(E));
   if (llvm::Error E = parseHeldOut(F))
     return reportError(std::move(E));
   if (llvm::Error E = checkNativeMeasurement(F.Options))
     return reportError(std::move(E));
-  if (F.Options.CacheDir.empty())
-    F.Options.CacheDir = defaultCacheDirectory();
+  if (Evaluation.CacheDir.empty())
+    Evaluation.CacheDir = defaultCacheDirectory();
   installInterruptHandler();
   if (F.Validate) {
     auto Record = runValidation(F.Options);
@@ -161,8 +130,7 @@ int train(TrainFlags &F) {
       (*Record)["native"] = (*Measured)["native"];
     }
     if (!F.Json) {
-      printValidation(*Record);
-      printNative(*Record);
+      llvm::outs() << validationText(*Record) << nativeText(*Record);
       return Success;
     }
     auto Text = serializeJson(*Record, "stdout");
@@ -173,80 +141,29 @@ int train(TrainFlags &F) {
   }
   double Elapsed = 0;
   unsigned Done = 0;
-  F.Options.OnStep = [&](const Json &Record) {
+  unsigned Iterations = F.Options.Search.Iterations;
+  F.Options.Run.OnStep = [&](const Json &Record) {
     Elapsed += Record["seconds"].get<double>();
     ++Done;
     uint64_t Step = Record["step"].get<uint64_t>();
-    double Left = Elapsed / Done * (F.Options.Iterations - Step - 1);
-    std::string PerJob;
-    if (Record.contains("jobs")) {
-      for (const Json &J : Record["jobs"])
-        PerJob += fmt::format("{}{} {}", PerJob.empty() ? " (" : ", ",
-                              J["name"].get<std::string>(), percent(J, "unperturbed_speedup"));
-      PerJob += ")";
-    }
-    std::string Line = fmt::format(
-        "step {}/{}: unperturbed {}{}, perturbations {} .. {}, best {}, {} failed{}, "
-        "{:.1f} s (compile {:.1f}, replay {:.1f}), eta {:.0f} s",
-        Step + 1, F.Options.Iterations, percent(Record, "unperturbed_speedup"), PerJob,
-        percent(Record, "reward_min"), percent(Record, "reward_max"),
-        percent(Record, "best_speedup"), Record["failures"].get<unsigned>(),
-        Record["skipped"].get<bool>() ? ", step skipped" : "", Record["seconds"].get<double>(),
-        Record["compile_seconds"].get<double>(), Record["replay_seconds"].get<double>(), Left);
-    (F.Json ? llvm::errs() : llvm::outs()) << "train: " << Line << "\n";
+    double Left = Elapsed / Done * (Iterations - Step - 1);
+    (F.Json ? llvm::errs() : llvm::outs())
+        << "train: " << stepLine(Record, Iterations, Left) << "\n";
   };
-  F.Options.ReportError = reportStageError;
+  F.Options.Run.ReportError = reportStageError;
   auto R = runTrain(F.Options);
   if (!R)
     return reportStageError(R.takeError());
   if (!R->Leader) // another rank of an MPI job: the leader reports
     return Success;
   if (F.Json) {
-    Json Summary = {{"steps", R->Steps},
-                    {"initial_speedup", R->InitialSpeedup},
-                    {"final_speedup", R->FinalSpeedup},
-                    {"best_speedup", R->BestSpeedup},
-                    {"best_policy", R->BestPolicy},
-                    {"output", F.Options.Output}};
-    if (!R->FinalJobSpeedups.empty()) {
-      Json Jobs = Json::array();
-      for (const auto &[Name, Speedup] : R->FinalJobSpeedups)
-        Jobs.push_back({{"name", Name}, {"final_speedup", Speedup ? Json(*Speedup) : Json()}});
-      Summary["jobs"] = std::move(Jobs);
-    }
-    if (!R->Shortlist.empty())
-      Summary["shortlist"] = {{"index", R->Shortlist}, {"speedups", R->ShortlistSpeedups}};
-    if (!R->Validation.is_null())
-      Summary["validation"] = R->Validation["validation"];
-    if (!R->Native.is_null())
-      Summary["native"] = R->Native["native"];
-    auto Text = serializeJson(Summary, "stdout");
+    auto Text = serializeJson(summaryJson(*R, F.Options.Run.Output), "stdout");
     if (!Text)
       return reportError(Text.takeError());
     llvm::outs() << *Text << "\n";
     return Success;
   }
-  llvm::outs() << fmt::format(
-      "train: {} steps in {}; predicted speedup over default: {:+.3f}% at step 0, "
-      "{:+.3f}% at the last step, best {:+.3f}% ({})\n",
-      R->Steps, F.Options.Output, 100 * R->InitialSpeedup, 100 * R->FinalSpeedup,
-      100 * R->BestSpeedup, R->BestPolicy);
-  if (!R->FinalJobSpeedups.empty()) {
-    std::string PerJob;
-    for (const auto &[Name, Speedup] : R->FinalJobSpeedups)
-      PerJob += fmt::format("{}{} {}", PerJob.empty() ? "" : ", ", Name,
-                            Speedup ? fmt::format("{:+.3f}%", 100 * *Speedup) : "n/a");
-    llvm::outs() << "train: per job at the last step (the mean is the reward): " << PerJob
-                 << "\n";
-  }
-  if (!R->ShortlistSpeedups.empty())
-    llvm::outs() << fmt::format("train: shortlist of {} policies, predicted {:+.3f}% .. "
-                                "{:+.3f}% ({})\n",
-                                R->ShortlistSpeedups.size(), 100 * R->ShortlistSpeedups.back(),
-                                100 * R->ShortlistSpeedups.front(), R->Shortlist);
-  if (!R->Validation.is_null())
-    printValidation(R->Validation);
-  printNative(R->Native);
+  llvm::outs() << summaryText(*R, F.Options.Run.Output);
   return Success;
 }
 
@@ -254,7 +171,11 @@ int train(TrainFlags &F) {
 
 CommandHandle addTrainCommand(CLI::App &Parent) {
   auto Flags = std::make_shared<TrainFlags>();
-  TrainOptions &O = Flags->Options;
+  TrainInputs &In = Flags->Options.Inputs;
+  SearchOptions &Search = Flags->Options.Search;
+  EvaluationOptions &Evaluation = Flags->Options.Evaluation;
+  RunOptions &Run = Flags->Options.Run;
+  NativeMeasureOptions &Native = Flags->Options.Native;
   CLI::App *Cmd = Parent.add_subcommand(
       "train",
       "Train an eviction policy with Evolution Strategies: each step evaluates the policy "
@@ -271,9 +192,9 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
       "one program fails as a whole (its antithetic pair is dropped).");
   // The last of a repeated option wins, as in compilers: scripts append overrides.
   Cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  Cmd->add_option("--corpus", O.Corpus, "The subset corpus (from subset)");
-  Cmd->add_option("--trace", O.Trace, "The .bbtrace (from trace record)");
-  Cmd->add_option("--baseline", O.Baseline,
+  Cmd->add_option("--corpus", In.Corpus, "The subset corpus (from subset)");
+  Cmd->add_option("--trace", In.Trace, "The .bbtrace (from trace record)");
+  Cmd->add_option("--baseline", In.Baseline,
                   "The binary the trace was recorded on (code of traced functions the "
                   "corpus does not define)");
   Cmd->add_option("--job", Flags->Jobs,
@@ -287,21 +208,21 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
                   "A JSON list of jobs, [{\"name\": ..., \"corpus\": ..., \"trace\": ..., "
                   "\"baseline\": ...}] (name optional; relative paths from the file's "
                   "directory), before the --job ones");
-  Cmd->add_option("-o,--output", O.Output, "The training directory");
-  Cmd->add_option("--iterations", O.Iterations, "Steps in all (a resumed run included)")
-      ->default_val(O.Iterations)
+  Cmd->add_option("-o,--output", Run.Output, "The training directory");
+  Cmd->add_option("--iterations", Search.Iterations, "Steps in all (a resumed run included)")
+      ->default_val(Search.Iterations)
       ->check(wholeNumber(1));
-  Cmd->add_option("--perturbations", O.Perturbations,
+  Cmd->add_option("--perturbations", Search.Perturbations,
                   "Directions per step, each evaluated at +sigma and -sigma")
-      ->default_val(O.Perturbations)
+      ->default_val(Search.Perturbations)
       ->check(wholeNumber());
-  Cmd->add_option("--sigma", O.Sigma, "Standard deviation of the perturbations")
-      ->default_val(O.Sigma)
+  Cmd->add_option("--sigma", Search.Sigma, "Standard deviation of the perturbations")
+      ->default_val(Search.Sigma)
       ->check(finiteNumber(0, /*Strict=*/true));
-  Cmd->add_option("--step-size", O.StepSize, "Adam's step size")
-      ->default_val(O.StepSize)
+  Cmd->add_option("--step-size", Search.StepSize, "Adam's step size")
+      ->default_val(Search.StepSize)
       ->check(finiteNumber(0, /*Strict=*/true));
-  Cmd->add_option("--fitness", O.Shaping,
+  Cmd->add_option("--fitness", Search.Shaping,
                   "How a step's rewards weigh its directions: 'zscore' (their z-scores) or "
                   "'rank' (their centered ranks, in [-0.5, 0.5], ties averaged)")
       ->transform(CLI::Validator(
@@ -314,51 +235,52 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
           },
           ""))
       ->type_name("zscore|rank")
-      ->default_str(fitnessName(O.Shaping));
-  Cmd->add_option("--top-directions", O.TopDirections,
+      ->default_str(fitnessName(Search.Shaping));
+  Cmd->add_option("--top-directions", Search.TopDirections,
                   "Only the K pairs with the highest max(reward at +sigma, at -sigma) make "
                   "the gradient (ties: the lower direction); 0: all")
-      ->default_val(O.TopDirections)
+      ->default_val(Search.TopDirections)
       ->check(wholeNumber());
-  Cmd->add_option("--shortlist", O.ShortlistSize,
+  Cmd->add_option("--shortlist", Search.ShortlistSize,
                   "Keep the K best distinct policies evaluated (by predicted speedup; equal "
                   "speedups count once) in DIR/shortlist/1.json .. K.json, indexed by "
                   "DIR/shortlist.json, for a native measurement to choose among: the "
                   "engine cannot rank gains of a few tenths of a percent; 0: none")
-      ->default_val(O.ShortlistSize)
+      ->default_val(Search.ShortlistSize)
       ->check(wholeNumber());
-  Cmd->add_option("--seed", O.Seed, "Seed of the perturbation directions")
-      ->default_val(O.Seed)
+  Cmd->add_option("--seed", Search.Seed, "Seed of the perturbation directions")
+      ->default_val(Search.Seed)
       ->check(wholeNumber());
-  Cmd->add_option("-j,--jobs", O.Jobs, "Evaluations run at once")
+  Cmd->add_option("-j,--jobs", Evaluation.Jobs, "Evaluations run at once")
       ->default_val(std::max(1u, std::thread::hardware_concurrency()))
       ->check(wholeNumber());
-  Cmd->add_option("--init", O.Init, "The starting policy: a built-in name or a policy file")
-      ->default_val(O.Init);
-  addCpuOption(Cmd, O.CPU,
+  Cmd->add_option("--init", Search.Init,
+                  "The starting policy: a built-in name or a policy file")
+      ->default_val(Search.Init);
+  addCpuOption(Cmd, Evaluation.CPU,
                "The CPU the replay engine models: a name as LLVM spells it, 'native' for "
                "this host's (skylake if LLVM has no scheduling model for it; give a name "
                "when the ranks of --mpi run on different CPUs), or 'help' to list them");
-  addEngineOption(Cmd, O.Engine,
+  addEngineOption(Cmd, Evaluation.Engine,
                   "The replay engine (see 'mlgo-ra replay --help'); with 'flow', each "
                   "evaluation replays the whole trace unless --sample gives a shard");
-  Cmd->add_option("--measure-run", O.Native.Run,
+  Cmd->add_option("--measure-run", Native.Run,
                   "Measure natively at the end (and with --validate): the whole program "
                   "built with the best policy, the start policy and default, and measured "
                   "as 'mlgo-ra measure' does, run as this says: '{program} ARGS...' (split "
                   "as the shell would, run without one); a 'native' record in log.jsonl "
                   "and the summary");
-  Cmd->add_option("--measure-corpus", O.Native.Corpus,
+  Cmd->add_option("--measure-corpus", Native.Corpus,
                   "With --measure-run: the corpus of the whole program (every module the "
                   "link needs; a subset corpus has only the traced ones)");
-  Cmd->add_option("--measure-link", O.Native.Link,
+  Cmd->add_option("--measure-link", Native.Link,
                   "With --measure-run: the shell command that links a build's objects, run "
                   "in its directory (the objects at the paths the corpus names, as "
                   "'mlgo-ra compile' writes them), e.g. the program's own link command");
-  Cmd->add_option("--measure-program", O.Native.Program,
+  Cmd->add_option("--measure-program", Native.Program,
                   "With --measure-run: the program the link writes, relative to a build's "
                   "directory (default: the file name of --baseline)");
-  Cmd->add_option("--measure-mode", O.Native.Mode,
+  Cmd->add_option("--measure-mode", Native.Mode,
                   "With --measure-run: processes (each run a process, timed by CPU "
                   "seconds) or paired (the builds in one process, mains called in turn: "
                   "tenths of a percent, for a main that can be called again and a "
@@ -366,25 +288,25 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
                   "measure --help'")
       ->check(CLI::IsMember({"processes", "paired"}))
       ->capture_default_str();
-  Cmd->add_option("--measure-precision", O.Native.Precision,
+  Cmd->add_option("--measure-precision", Native.Precision,
                   "With --measure-run: stop once every 95% interval is narrower than this "
                   "many points")
       ->check(finiteNumber(0, true))
       ->capture_default_str();
-  Cmd->add_option("--measure-time-budget", O.Native.TimeBudget,
+  Cmd->add_option("--measure-time-budget", Native.TimeBudget,
                   "With --measure-run: ... or after this many seconds of measuring")
       ->check(finiteNumber(0, true))
       ->capture_default_str();
-  Cmd->add_flag("--load-dependences", O.LoadDependences,
+  Cmd->add_flag("--load-dependences", Evaluation.LoadDependences,
                 "Replay with the traces' load dependences (see 'mlgo-ra replay --help')");
-  Cmd->add_option("--clang", O.Clang, "The compiler")->default_val(O.Clang);
-  Cmd->add_option("--cache-dir", O.CacheDir,
+  Cmd->add_option("--clang", Evaluation.Clang, "The compiler")->default_val(Evaluation.Clang);
+  Cmd->add_option("--cache-dir", Evaluation.CacheDir,
                   "Where the middle ends and the traced binary's exact replay are kept, "
                   "for the next run on the same corpus and trace (default: "
                   "$XDG_CACHE_HOME/mlgo-ra or ~/.cache/mlgo-ra)");
-  Cmd->add_option("--timeout", O.CompileTimeoutSeconds,
+  Cmd->add_option("--timeout", Evaluation.CompileTimeoutSeconds,
                   "Kill a compile after this many seconds; its pair is dropped")
-      ->default_val(O.CompileTimeoutSeconds)
+      ->default_val(Evaluation.CompileTimeoutSeconds)
       ->check(finiteNumber(0));
   Cmd->add_option("--sample", Flags->Sample,
                   "Replay a shard of the trace: differences from the traced code count only "
@@ -393,8 +315,8 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
                   "evaluation. 'auto': 1024/16384 on a trace of at least 64 x 16384 events, "
                   "else the whole trace. 'none': the whole trace")
       ->capture_default_str();
-  Cmd->add_flag("--resume", O.Resume, "Continue the run in the output directory");
-  Cmd->add_flag("--mpi", O.Mpi,
+  Cmd->add_flag("--resume", Run.Resume, "Continue the run in the output directory");
+  Cmd->add_flag("--mpi", Run.Mpi,
                 "Train on the ranks of an MPI job (mpirun -np N mlgo-ra train --mpi ...): "
                 "rank 0 owns the optimizer, log and checkpoint; every rank evaluates a "
                 "share of each step");

@@ -10,36 +10,39 @@ static constexpr const char *CheckpointFormat = "mlgo-ra.train-checkpoint";
 static constexpr int CheckpointVersion = 1;
 
 /// The pairs a step keeps at most: --top-directions, or all of them.
-static unsigned keptDirections(const TrainOptions &Opts) {
-  return Opts.TopDirections ? Opts.TopDirections : Opts.Perturbations;
+static unsigned keptDirections(const SearchOptions &Search) {
+  return Search.TopDirections ? Search.TopDirections : Search.Perturbations;
 }
 
 Json trainSettings(const TrainOptions &Opts) {
-  Json Settings = {{"corpus", Opts.Corpus},       {"trace", Opts.Trace},
-                   {"init", Opts.Init},           {"perturbations", Opts.Perturbations},
-                   {"sigma", Opts.Sigma},         {"step_size", Opts.StepSize},
-                   {"seed", Opts.Seed},           {"cpu", Opts.CPU},
-                   {"sample", Opts.Spans.samples() ? samplingName(Opts.Spans) : "none"}};
+  const SearchOptions &Search = Opts.Search;
+  const EvaluationOptions &Evaluation = Opts.Evaluation;
+  const SpanSettings &Spans = Evaluation.Spans;
+  Json Settings = {{"corpus", Opts.Inputs.Corpus},  {"trace", Opts.Inputs.Trace},
+                   {"init", Search.Init},           {"perturbations", Search.Perturbations},
+                   {"sigma", Search.Sigma},         {"step_size", Search.StepSize},
+                   {"seed", Search.Seed},           {"cpu", Evaluation.CPU},
+                   {"sample", Spans.samples() ? samplingName(Spans) : "none"}};
   // The search's shaping: checkpoints from before these settings read as z-scores over
   // every pair (readCheckpoint).
-  Settings["fitness"] = fitnessName(Opts.Shaping);
-  Settings["top_directions"] = keptDirections(Opts);
+  Settings["fitness"] = fitnessName(Search.Shaping);
+  Settings["top_directions"] = keptDirections(Search);
   // Only with a shortlist: checkpoints from before it resume as they are.
-  if (Opts.ShortlistSize)
-    Settings["shortlist"] = Opts.ShortlistSize;
+  if (Search.ShortlistSize)
+    Settings["shortlist"] = Search.ShortlistSize;
   // Only when not MCA: checkpoints from before the flow engine resume as they are.
-  if (Opts.Engine != EngineKind::Mca)
-    Settings["engine"] = engineName(Opts.Engine);
+  if (Evaluation.Engine != EngineKind::Mca)
+    Settings["engine"] = engineName(Evaluation.Engine);
   // With jobs: the programs, in order, and each one's shard in place of the classic
   // run's corpus, trace and shard (a classic run's checkpoint is as before jobs).
-  if (!Opts.Programs.empty()) {
+  if (!Opts.Inputs.Programs.empty()) {
     Settings.erase("corpus");
     Settings.erase("trace");
     Json Jobs = Json::array(), Samples = Json::array();
-    for (const TrainProgram &P : Opts.Programs) {
+    for (const TrainProgram &P : Opts.Inputs.Programs) {
       Jobs.push_back({{"name", P.Name}, {"corpus", P.Corpus}, {"trace", P.Trace}});
-      const SpanSettings &Spans = P.Spans ? *P.Spans : Opts.Spans;
-      Samples.push_back(Spans.samples() ? samplingName(Spans) : "none");
+      const SpanSettings &Shard = P.Spans ? *P.Spans : Spans;
+      Samples.push_back(Shard.samples() ? samplingName(Shard) : "none");
     }
     Settings["sample"] = std::move(Samples);
     // First: a resume with other programs is refused for them, not for their shards.
@@ -60,7 +63,7 @@ Json Checkpoint::toJSON(const TrainOptions &Opts) const {
                 {"initial_speedup", InitialSpeedup},
                 {"best_speedup", BestSpeedup},
                 {"best_parameters", BestParameters}};
-  if (Opts.ShortlistSize)
+  if (Opts.Search.ShortlistSize)
     Value["shortlist"] = Shortlisted.toJSON();
   return Value;
 }
@@ -142,12 +145,13 @@ llvm::Expected<Checkpoint> readCheckpoint(const std::string &Path, const TrainOp
   C.InitialSpeedup = *Initial;
   C.BestSpeedup = *BestSpeedup;
   C.Optimizer = std::move(*A);
-  C.Shortlisted = Shortlist(Opts.ShortlistSize);
-  if (Opts.ShortlistSize) {
+  unsigned ShortlistSize = Opts.Search.ShortlistSize;
+  C.Shortlisted = Shortlist(ShortlistSize);
+  if (ShortlistSize) {
     auto List = getJsonField<Json>(*Value, "shortlist", Path);
     if (!List)
       return List.takeError();
-    auto Read = Shortlist::fromJSON(*List, Opts.ShortlistSize, Size, Path);
+    auto Read = Shortlist::fromJSON(*List, ShortlistSize, Size, Path);
     if (!Read)
       return Read.takeError();
     C.Shortlisted = std::move(*Read);

@@ -7,7 +7,7 @@
 
 #include "Adam.h"
 #include "Shortlist.h"
-#include "Train.h"
+#include "TrainOptions.h"
 #include "support/Json.h"
 
 #include "llvm/Support/Error.h"

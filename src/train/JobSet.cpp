@@ -1,98 +1,29 @@
 /// \file
 /// Evaluating a policy on every program of a run.
 #include "JobSet.h"
+#include "RewardReplay.h"
 #include "Validation.h"
 #include "support/Error.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/Support/Path.h"
-
 namespace mlgo {
 
-TrainProgram namedProgram(std::string Name, std::string Corpus, std::string Trace,
-                          std::string Baseline) {
-  TrainProgram P;
-  P.Name = Name.empty() ? llvm::sys::path::stem(Trace).str() : std::move(Name);
-  P.Corpus = std::move(Corpus);
-  P.Trace = std::move(Trace);
-  P.Baseline = std::move(Baseline);
-  return P;
-}
-
 std::vector<TrainProgram> trainPrograms(const TrainOptions &Opts) {
-  if (!Opts.Programs.empty())
-    return Opts.Programs;
-  return {namedProgram("", Opts.Corpus, Opts.Trace, Opts.Baseline)};
-}
-
-llvm::Expected<std::vector<TrainProgram>> readJobFile(llvm::StringRef Path) {
-  auto Value = readJsonFile(Path);
-  if (!Value)
-    return Value.takeError();
-  if (!Value->is_array() || Value->empty())
-    return inputError(Path, "is not a non-empty JSON list of jobs "
-                            "({{\"name\", \"corpus\", \"trace\", \"baseline\"}})");
-  llvm::StringRef Directory = llvm::sys::path::parent_path(Path);
-  // Paths in the file are the file's: a job file moves with its programs.
-  auto Resolve = [&](const std::string &Given) {
-    if (llvm::sys::path::is_absolute(Given) || Directory.empty())
-      return Given;
-    llvm::SmallString<256> Joined(Directory);
-    llvm::sys::path::append(Joined, Given);
-    return std::string(Joined);
-  };
-  std::vector<TrainProgram> Programs;
-  for (const Json &Job : *Value) {
-    auto Name = getOptionalJsonField<std::string>(Job, "name", Path);
-    if (!Name)
-      return Name.takeError();
-    std::string Fields[3];
-    const char *Keys[3] = {"corpus", "trace", "baseline"};
-    for (int K = 0; K < 3; ++K) {
-      auto Field = getJsonField<std::string>(Job, Keys[K], Path);
-      if (!Field)
-        return Field.takeError();
-      if (Field->empty())
-        return inputError(Path, "a job's '{}' is empty", Keys[K]);
-      Fields[K] = Resolve(*Field);
-    }
-    Programs.push_back(
-        namedProgram(Name->value_or(""), Fields[0], Fields[1], Fields[2]));
-  }
-  return Programs;
+  const TrainInputs &In = Opts.Inputs;
+  if (!In.Programs.empty())
+    return In.Programs;
+  return {namedProgram("", In.Corpus, In.Trace, In.Baseline)};
 }
 
 TrainOptions programOptions(const TrainOptions &Opts, const TrainProgram &P) {
   TrainOptions One = Opts;
-  One.Corpus = P.Corpus;
-  One.Trace = P.Trace;
-  One.Baseline = P.Baseline;
+  One.Inputs.Corpus = P.Corpus;
+  One.Inputs.Trace = P.Trace;
+  One.Inputs.Baseline = P.Baseline;
   if (P.Spans)
-    One.Spans = *P.Spans;
-  if (!Opts.Programs.empty())
-    One.Programs.clear();
+    One.Evaluation.Spans = *P.Spans;
+  if (!Opts.Inputs.Programs.empty())
+    One.Inputs.Programs.clear();
   return One;
-}
-
-llvm::Error checkProgramNames(const std::vector<TrainProgram> &Programs) {
-  llvm::StringSet<> Seen;
-  for (const TrainProgram &P : Programs) {
-    // A name is a directory of the run's work directory and a word of the report.
-    bool Plain = !P.Name.empty() && P.Name != "." && P.Name != "..";
-    for (char C : P.Name)
-      Plain &= llvm::isAlnum(C) || C == '-' || C == '_' || C == '.';
-    if (!Plain)
-      return inputError("--job", "job name '{}' is not a word of letters, digits, '-', "
-                                 "'_' and '.' (name it with NAME=)",
-                        P.Name);
-    if (!Seen.insert(P.Name).second)
-      return inputError("--job", "two jobs are named '{}'; name each (NAME= in --job, \"name\" in "
-                                 "a job file)",
-                        P.Name);
-  }
-  return llvm::Error::success();
 }
 
 llvm::Error inJob(llvm::StringRef Name, llvm::Error E) {
@@ -120,7 +51,7 @@ llvm::Expected<std::unique_ptr<JobSet>> JobSet::create(const TrainOptions &Given
     if (llvm::Error E = checkRecordedBinary(P.Trace, P.Baseline))
       return E;
   // Held-out traces are other inputs of one program.
-  if (Set->Programs.size() > 1 && !Given.HeldOut.empty())
+  if (Set->Programs.size() > 1 && !Given.Validation.HeldOut.empty())
     return inputError("--validate-trace", "holds traces of one program; with several jobs, "
                                           "each job's whole trace is validated");
   if (llvm::Error E = checkHeldOutTraces(programOptions(Given, Set->Programs[0])))
@@ -138,9 +69,9 @@ llvm::Expected<std::unique_ptr<JobSet>> JobSet::create(const TrainOptions &Given
     Set->Contexts.push_back(std::move(*Context));
   }
   if (Set->hasJobs())
-    Set->Opts.Programs = Set->Programs;
+    Set->Opts.Inputs.Programs = Set->Programs;
   else if (Replaying)
-    Set->Opts.Spans = *Set->Programs[0].Spans;
+    Set->Opts.Evaluation.Spans = *Set->Programs[0].Spans;
   return Set;
 }
 
@@ -151,14 +82,15 @@ llvm::Error JobSet::makeEvaluators(const std::string &NamePrefix) {
     Evaluating.Replay = Contexts[I].get();
     Evaluating.ReplayDefault = Contexts[I] != nullptr;
     // Each program's variants apart: evaluations name them alike on every program.
-    Evaluating.WorkDir = Opts.Output + "/work";
+    Evaluating.WorkDir = Opts.Run.Output + "/work";
     if (hasJobs())
       Evaluating.WorkDir += "/" + Programs[I].Name;
     Evaluating.NamePrefix = NamePrefix;
-    Evaluating.Compiling.CacheDir = Opts.CacheDir;
-    Evaluating.Compiling.Clang = Opts.Clang;
-    Evaluating.Compiling.PlanJobs = Opts.Jobs;
-    Evaluating.Compiling.TimeoutSeconds = Opts.CompileTimeoutSeconds;
+    const EvaluationOptions &Settings = Opts.Evaluation;
+    Evaluating.Compiling.CacheDir = Settings.CacheDir;
+    Evaluating.Compiling.Clang = Settings.Clang;
+    Evaluating.Compiling.PlanJobs = Settings.Jobs;
+    Evaluating.Compiling.TimeoutSeconds = Settings.CompileTimeoutSeconds;
     auto Made = Evaluator::create(Evaluating);
     if (!Made)
       return hasJobs() ? inJob(Programs[I].Name, Made.takeError()) : Made.takeError();

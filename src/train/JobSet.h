@@ -9,7 +9,7 @@
 #pragma once
 
 #include "Evaluator.h"
-#include "Train.h"
+#include "TrainOptions.h"
 #include "replay/ReplayContext.h"
 
 #include "llvm/Support/Error.h"
@@ -36,10 +36,10 @@ public:
   static llvm::Expected<std::unique_ptr<JobSet>> create(const TrainOptions &Opts,
                                                         bool Replaying);
 
-  /// The options with the contexts' shard decisions (TrainOptions::Spans; with jobs,
-  /// each program's Spans).
+  /// The options with the contexts' shard decisions (EvaluationOptions::Spans; with
+  /// jobs, each program's Spans).
   const TrainOptions &options() const { return Opts; }
-  bool hasJobs() const { return !Opts.Programs.empty(); }
+  bool hasJobs() const { return !Opts.Inputs.Programs.empty(); }
   size_t size() const { return Programs.size(); }
   const TrainProgram &program(size_t I) const { return Programs[I]; }
   /// options() for program \p I alone.

@@ -66,8 +66,4 @@ llvm::Error chooseNatively(Json &Record, const std::string &ChosenPath);
 /// an input error for shell syntax.
 llvm::Expected<std::vector<std::string>> nativeRunArguments(const std::string &Run);
 
-/// The lines a person reads of a "native" record's object, one per build: "best:
-/// +0.42% [-0.31%, +1.10%] within noise (processes mode, 10 rounds)". Reads leniently.
-std::string describeNative(const Json &Native);
-
 } // namespace mlgo

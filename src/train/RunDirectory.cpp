@@ -2,7 +2,6 @@
 /// Checking, locking and logging a training directory.
 #include "RunDirectory.h"
 #include "Checkpoint.h"
-#include "Train.h"
 #include "support/Error.h"
 #include "support/InputFile.h"
 #include "support/Json.h"
@@ -156,6 +155,13 @@ llvm::Error appendLine(const std::string &Path, const std::string &Line) {
   if (OS.has_error())
     return stageError("{}: cannot write: {}", Path, OS.error().message());
   return llvm::Error::success();
+}
+
+llvm::Error appendRecord(const std::string &LogPath, const Json &Record) {
+  auto Line = serializeJson(Record, LogPath, -1);
+  if (!Line)
+    return Line.takeError();
+  return appendLine(LogPath, *Line);
 }
 
 } // namespace mlgo

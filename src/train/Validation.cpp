@@ -2,6 +2,8 @@
 /// Replaying the best policy, `default` and the start policy on whole traces.
 #include "Validation.h"
 #include "JobSet.h"
+#include "RewardReplay.h"
+#include "RunDirectory.h"
 #include "policy/Policy.h"
 #include "support/Error.h"
 
@@ -15,7 +17,9 @@ namespace {
 /// Whether validation replays exactly: with the flow engine; MCA simulates too slowly
 /// for whole traces (minutes per million instructions), so there fast replay covers
 /// the whole trace, simulating where the code differs from the traced binary's.
-bool validatesExactly(const TrainOptions &Opts) { return Opts.Engine != EngineKind::Mca; }
+bool validatesExactly(const TrainOptions &Opts) {
+  return Opts.Evaluation.Engine != EngineKind::Mca;
+}
 
 /// A replay of the whole of \p Trace, recorded on \p Binary, with the rewards' CPU,
 /// engine and mismatch policy.
@@ -28,12 +32,12 @@ ReplayOptions wholeTraceOptions(const TrainOptions &Opts, const std::string &Tra
   Replaying.AutoShard = false;
   Replaying.Spans.SampleEvery = Replaying.Spans.SampleLength = 0;
   // A handful of replays: a long trace may use every core the run was given.
-  Replaying.Jobs = Opts.Jobs;
+  Replaying.Jobs = Opts.Evaluation.Jobs;
   return Replaying;
 }
 
 std::string binaryOf(const HeldOutTrace &H, const TrainOptions &Opts) {
-  return H.Binary.empty() ? Opts.Baseline : H.Binary;
+  return H.Binary.empty() ? Opts.Inputs.Baseline : H.Binary;
 }
 
 double speedup(uint64_t Baseline, uint64_t Candidate) {
@@ -83,13 +87,13 @@ llvm::Error checkCorpusCovers(const ReplayResult &R, const std::string &Trace,
   return inputError(Trace, "none of the functions it ran is in the training corpus {}: "
                            "it would replay only the baseline's code, which validates "
                            "nothing (a trace of another program?)",
-                    Opts.Corpus);
+                    Opts.Inputs.Corpus);
 }
 
 } // namespace
 
 llvm::Error checkHeldOutTraces(const TrainOptions &Opts) {
-  for (const HeldOutTrace &H : Opts.HeldOut)
+  for (const HeldOutTrace &H : Opts.Validation.HeldOut)
     if (llvm::Error E = checkRecordedBinary(H.Trace, binaryOf(H, Opts)))
       return E;
   return llvm::Error::success();
@@ -99,7 +103,9 @@ llvm::Expected<Json> validateBest(Evaluator &Eval, const Policy &Start,
                                   const TrainOptions &Opts, ReplayContext *Training,
                                   uint64_t Steps) {
   auto Began = std::chrono::steady_clock::now();
-  std::string BestPath = Opts.Output + "/" + TrainBestPolicyFile;
+  const std::string &Trace = Opts.Inputs.Trace, &Baseline = Opts.Inputs.Baseline;
+  const std::vector<HeldOutTrace> &HeldOut = Opts.Validation.HeldOut;
+  std::string BestPath = Opts.Run.Output + "/" + TrainBestPolicyFile;
   auto Best = loadPolicy(BestPath);
   if (!Best)
     return Best.takeError();
@@ -107,8 +113,8 @@ llvm::Expected<Json> validateBest(Evaluator &Eval, const Policy &Start,
   // The contexts: the whole training trace first, then the held-out ones in order.
   std::vector<std::unique_ptr<ReplayContext>> Owned;
   std::vector<ReplayContext *> On;
-  auto Add = [&](const std::string &Trace, const std::string &Binary) -> llvm::Error {
-    auto Made = ReplayContext::create(wholeTraceOptions(Opts, Trace, Binary));
+  auto Add = [&](const std::string &Whole, const std::string &Binary) -> llvm::Error {
+    auto Made = ReplayContext::create(wholeTraceOptions(Opts, Whole, Binary));
     if (!Made)
       return Made.takeError();
     Owned.push_back(std::move(*Made));
@@ -118,9 +124,9 @@ llvm::Expected<Json> validateBest(Evaluator &Eval, const Policy &Start,
   if (Training && Training->options().Exact == validatesExactly(Opts) &&
       !Training->options().AutoShard && !Training->options().Spans.samples())
     On.push_back(Training); // the rewards already replay the whole trace so
-  else if (llvm::Error E = Add(Opts.Trace, Opts.Baseline))
+  else if (llvm::Error E = Add(Trace, Baseline))
     return E;
-  for (const HeldOutTrace &H : Opts.HeldOut)
+  for (const HeldOutTrace &H : HeldOut)
     if (llvm::Error E = Add(H.Trace, binaryOf(H, Opts)))
       return E;
 
@@ -129,7 +135,7 @@ llvm::Expected<Json> validateBest(Evaluator &Eval, const Policy &Start,
     return Defaults.takeError();
   for (size_t I = 0; I < Defaults->size(); ++I)
     if (llvm::Error E = checkCorpusCovers((*Defaults)[I],
-                                          I ? Opts.HeldOut[I - 1].Trace : Opts.Trace, Opts))
+                                          I ? HeldOut[I - 1].Trace : Trace, Opts))
       return E;
   auto Starts = Eval.replayOn(Start, "validate-start", On);
   if (!Starts)
@@ -139,18 +145,17 @@ llvm::Expected<Json> validateBest(Evaluator &Eval, const Policy &Start,
     return Bests.takeError();
 
   Json Traces = Json::array();
-  Traces.push_back(traceRecord(Opts.Trace, Opts.Baseline, false, (*Defaults)[0],
-                               (*Starts)[0], (*Bests)[0]));
-  for (size_t I = 0; I < Opts.HeldOut.size(); ++I)
-    Traces.push_back(traceRecord(Opts.HeldOut[I].Trace, binaryOf(Opts.HeldOut[I], Opts),
-                                 true, (*Defaults)[I + 1], (*Starts)[I + 1],
-                                 (*Bests)[I + 1]));
+  Traces.push_back(
+      traceRecord(Trace, Baseline, false, (*Defaults)[0], (*Starts)[0], (*Bests)[0]));
+  for (size_t I = 0; I < HeldOut.size(); ++I)
+    Traces.push_back(traceRecord(HeldOut[I].Trace, binaryOf(HeldOut[I], Opts), true,
+                                 (*Defaults)[I + 1], (*Starts)[I + 1], (*Bests)[I + 1]));
   Json Validation = {
       {"policy", BestPath},
-      {"start", Opts.Init},
+      {"start", Opts.Search.Init},
       {"steps", Steps},
-      {"cpu", Opts.CPU},
-      {"engine", engineName(Opts.Engine)},
+      {"cpu", Opts.Evaluation.CPU},
+      {"engine", engineName(Opts.Evaluation.Engine)},
       {"mode", validatesExactly(Opts) ? "exact" : "fast"},
       {"traces", std::move(Traces)},
       {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - Began)

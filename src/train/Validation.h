@@ -8,7 +8,7 @@
 #pragma once
 
 #include "Evaluator.h"
-#include "Train.h"
+#include "TrainOptions.h"
 #include "replay/Replay.h"
 #include "support/Json.h"
 
@@ -18,9 +18,6 @@ namespace mlgo {
 
 /// The functions of the whole trace a validation record lists: the largest changes.
 inline constexpr size_t ValidationFunctions = 20;
-
-/// The options every replay of a training run shares (the rewards'), for its trace.
-ReplayOptions trainReplayOptions(const TrainOptions &Opts);
 
 /// Checks that every held-out trace was recorded on its binary: before training, so
 /// that a bad --validate-trace fails at once.
@@ -38,10 +35,5 @@ class JobSet;
 /// Validates the best policy on every program of \p Jobs (validateBest), its evaluators
 /// made. With jobs, one record whose traces name their job ("job"), program by program.
 llvm::Expected<Json> validateJobs(JobSet &Jobs, const Policy &Start, uint64_t Steps);
-
-/// DIR/report.md of a validation record's "validation" object: per trace the best and
-/// start policies' speedups, and the functions of the whole training trace the best
-/// policy changes most against `default`. Reads leniently: the log may hold anything.
-std::string validationMarkdown(const Json &Validation, llvm::StringRef Directory);
 
 } // namespace mlgo

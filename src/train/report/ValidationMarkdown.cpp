@@ -1,6 +1,6 @@
 /// \file
 /// A training run's validation as Markdown (train --report's DIR/report.md).
-#include "Validation.h"
+#include "ValidationMarkdown.h"
 #include "support/Printable.h"
 
 #include "llvm/Support/Path.h"
