@@ -4,6 +4,7 @@
 /// train/report/TrainReports.h's.
 #include "EngineOption.h"
 #include "Commands.h"
+#include "CoreProfileOption.h"
 #include "CpuOption.h"
 #include "ExitCode.h"
 #include "NumberOptions.h"
@@ -26,6 +27,7 @@ struct TrainFlags {
   TrainOptions Options;
   std::string Report;
   std::string Sample = "auto"; ///< auto, none or LENGTH/EVERY
+  std::string CoreProfile = "auto"; ///< --core-profile
   bool Json = false;
   bool Validate = false;
   std::vector<std::string> HeldOut; ///< TRACE[:BINARY]
@@ -109,6 +111,8 @@ int train(TrainFlags &F) {
       return reportError(inputError(Name, "is required (unless --report, or with jobs)"));
   if (auto Exit = resolveCpuOption(Evaluation.CPU, ""))
     return *Exit;
+  if (llvm::Error E = resolveCoreProfileOption(F.CoreProfile, Evaluation.CPU, Evaluation.Core))
+    return reportError(std::move(E));
   if (llvm::Error E =
           parseSampleOption(F.Sample, "--sample", Evaluation.Spans, Evaluation.AutoShard))
     return reportError(std::move(E));
@@ -297,6 +301,7 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
                   "With --measure-run: ... or after this many seconds of measuring")
       ->check(finiteNumber(0, true))
       ->capture_default_str();
+  addCoreProfileOption(Cmd, Flags->CoreProfile);
   Cmd->add_flag("--load-dependences", Evaluation.LoadDependences,
                 "Replay with the traces' load dependences (see 'mlgo-ra replay --help')");
   Cmd->add_option("--clang", Evaluation.Clang, "The compiler")->default_val(Evaluation.Clang);

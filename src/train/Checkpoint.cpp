@@ -30,6 +30,10 @@ Json trainSettings(const TrainOptions &Opts) {
   // Only with a shortlist: checkpoints from before it resume as they are.
   if (Search.ShortlistSize)
     Settings["shortlist"] = Search.ShortlistSize;
+  // Only with a core profile, its numbers: checkpoints from before profiles resume
+  // without one.
+  if (!Evaluation.Core.empty())
+    Settings["core_profile"] = Evaluation.Core.identity();
   // Only when not MCA: checkpoints from before the flow engine resume as they are.
   if (Evaluation.Engine != EngineKind::Mca)
     Settings["engine"] = engineName(Evaluation.Engine);
@@ -106,11 +110,13 @@ llvm::Expected<Checkpoint> readCheckpoint(const std::string &Path, const TrainOp
                               "settings", Key,
                         Settings->contains(Key) ? dumpJson((*Settings)[Key], -1) : "none",
                         dumpJson(Want, -1));
-  // A run with a shortlist keeps it: resuming without one would drop it.
-  if (Settings->contains("shortlist") && !Expected.contains("shortlist"))
-    return inputError(Path, "was written with shortlist {}, not none; resume with the same "
-                            "settings",
-                      dumpJson((*Settings)["shortlist"], -1));
+  // Settings written only when used: a run with a shortlist keeps it (resuming without
+  // one would drop it), a run under a core profile keeps its reward.
+  for (const char *Key : {"shortlist", "core_profile"})
+    if (Settings->contains(Key) && !Expected.contains(Key))
+      return inputError(Path, "was written with {} {}, not none; resume with the same "
+                              "settings",
+                        Key, dumpJson((*Settings)[Key], -1));
   // Numbers are read as their types hold them exactly (getJsonField): the parameters
   // finite floats, the speedups finite doubles.
   Checkpoint C;

@@ -11,6 +11,7 @@ ReplayOptions trainReplayOptions(const TrainOptions &Opts) {
   Replaying.CPU = Evaluation.CPU;
   Replaying.Engine = Evaluation.Engine;
   Replaying.LoadDependences = Evaluation.LoadDependences;
+  Replaying.Core = Evaluation.Core;
   Replaying.Spans = Evaluation.Spans;
   // Every reward on the same footing: train's shard (--sample), AutoShard's on a long
   // trace whatever its error, or the whole trace.

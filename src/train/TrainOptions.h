@@ -7,6 +7,7 @@
 #include "Fitness.h"
 #include "NativeMeasure.h"
 #include "TrainProgram.h"
+#include "replay/CoreProfile.h"
 #include "replay/EngineKind.h"
 #include "replay/SpanSettings.h"
 #include "support/Json.h"
@@ -54,6 +55,8 @@ struct EvaluationOptions {
   EngineKind Engine = EngineKind::Flow;
   /// Replay with the traces' load dependences (ReplayOptions::LoadDependences).
   bool LoadDependences = false;
+  /// What the core does beyond its scheduling model (ReplayOptions::Core).
+  CoreProfile Core;
   /// Fast replay's spans; sampling there makes each evaluation replay a trace shard.
   SpanSettings Spans;
   /// Without a shard in Spans: on a long trace (AutoShard::fits), every evaluation

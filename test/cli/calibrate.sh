@@ -54,4 +54,16 @@ run "$MLGO_RA" replay --trace "$work/app.bbtrace" --code "$work/app" --mcpu znve
   --core-profile "$work/missing.json"
 check "a missing profile file is one line" [ "$code" = 2 ] && [ "$(wc -l <<<"$err")" = 1 ] &&
   grep -q "^mlgo-ra: error: $work/missing.json: " <<<"$err"
+# train records the profile's numbers in its checkpoint: a resume under another is
+# another reward, refused.
+train() {
+  "$MLGO_RA" train --corpus "$work/subset" --trace "$work/app.bbtrace" --baseline "$work/app" \
+    -o "$work/run" --iterations 1 --perturbations 2 --seed 7 -j 2 --mcpu znver4 "$@"
+}
+run train
+check "train with znver4's built-in profile" [ "$code" = 0 ] &&
+  grep -q '"core_profile": "renamed-reload 0"' "$work/run/checkpoint.json"
+run train --resume --iterations 2 --core-profile none
+check "a resume without it is refused (2)" [ "$code" = 2 ] &&
+  grep -q 'checkpoint.json: was written with core_profile' <<<"$err"
 finish
