@@ -43,7 +43,8 @@ struct SegmentTraceReader::Impl {
       return std::fseek(File, Offset, SEEK_SET) == 0 && std::fread(To, 1, N, File) == N;
     if (Offset > Memory.size() || N > Memory.size() - Offset)
       return false;
-    std::memcpy(To, Memory.data() + Offset, N);
+    if (N) // an empty section's vector has no data() to copy to
+      std::memcpy(To, Memory.data() + Offset, N);
     return true;
   }
   /// Makes the next compressed bytes from \p Offset on read sequentially.
