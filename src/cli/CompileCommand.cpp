@@ -7,6 +7,7 @@
 #include "compile/Variant.h"
 #include "policy/Policy.h"
 #include "support/CacheDirectory.h"
+#include "support/InputFile.h"
 #include "support/Interrupt.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -26,6 +27,8 @@ struct CompileFlags {
 int compile(CompileFlags &F) {
   installInterruptHandler();
   auto Fail = [](llvm::Error E) { return reportStageError(std::move(E)); };
+  if (llvm::Error E = checkOutputOutsideInputs(F.Output, {F.Corpus, policyFile(F.Policy)}))
+    return Fail(std::move(E));
   auto P = loadPolicy(F.Policy);
   if (!P)
     return Fail(P.takeError());

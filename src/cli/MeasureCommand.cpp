@@ -7,6 +7,7 @@
 #include "ExitCode.h"
 #include "NumberOptions.h"
 #include "measure/MeasureReport.h"
+#include "support/InputFile.h"
 #include "support/Interrupt.h"
 #include "support/OutputFile.h"
 
@@ -35,6 +36,13 @@ int measureBuilds(MeasureFlags &F) {
            : F.Mode == "processes" ? MeasureMode::Processes
                                    : MeasureMode::Auto;
   O.CheckOutput = !F.NoOutputCheck;
+  if (!F.Markdown.empty()) {
+    std::vector<std::string> Inputs{O.Baseline.Path, O.Stdin};
+    for (const BuildSpec &B : O.Candidates)
+      Inputs.push_back(B.Path);
+    if (llvm::Error E = checkOutputOutsideInputs(F.Markdown, Inputs))
+      return reportError(std::move(E));
+  }
   if (isatty(2))
     O.Progress = [](const std::string &Line) {
       llvm::errs() << "\rmeasure: " << Line << "\x1b[K";

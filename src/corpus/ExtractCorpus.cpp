@@ -144,6 +144,16 @@ llvm::Error checkOptions(const ExtractCorpusOptions &Opts, InputKind Kind) {
   return llvm::Error::success();
 }
 
+/// The corpus may not replace or land in what it is extracted from: the input (a
+/// directory is read whole) or any of the objects found in it.
+llvm::Error checkOutputIsOutsideBuild(llvm::StringRef Output, llvm::StringRef Input,
+                                      llvm::ArrayRef<ObjectInput> Objects) {
+  std::vector<std::string> Inputs{Input.str()};
+  for (const ObjectInput &In : Objects)
+    Inputs.push_back(In.Path);
+  return checkOutputOutsideInputs(Output, Inputs);
+}
+
 } // namespace
 
 llvm::Expected<ExtractCorpusResult> runExtractCorpus(const ExtractCorpusOptions &Opts) {
@@ -161,6 +171,8 @@ llvm::Expected<ExtractCorpusResult> runExtractCorpus(const ExtractCorpusOptions 
   auto Inputs = listObjectInputs(Kind, Opts);
   if (!Inputs)
     return Inputs.takeError();
+  if (llvm::Error E = checkOutputIsOutsideBuild(Opts.OutputDir, Opts.Input, *Inputs))
+    return E;
 
   Corpus Out;
   Out.Directory = Opts.OutputDir;

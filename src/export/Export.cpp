@@ -7,6 +7,7 @@
 #include "OutputDirectory.h"
 #include "policy/Policy.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -56,6 +57,8 @@ llvm::Expected<ExportResult> runExport(const ExportOptions &Opts) {
   if (!llvm::is_contained(Names, Opts.Policy) && !llvm::sys::fs::exists(Opts.Policy))
     return inputError(Opts.Policy, "neither a built-in policy ({}) nor a policy file",
                       llvm::join(Names, ", "));
+  if (llvm::Error E = checkOutputOutsideInputs(Opts.Output, {policyFile(Opts.Policy)}))
+    return E;
   auto P = loadPolicy(Opts.Policy);
   if (!P)
     return P.takeError();

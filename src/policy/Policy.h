@@ -67,6 +67,9 @@ llvm::Expected<Policy> builtinPolicy(llvm::StringRef Name);
 /// A built-in name, or else a policy file.
 llvm::Expected<Policy> loadPolicy(llvm::StringRef NameOrPath);
 
+/// The file loadPolicy(\p NameOrPath) reads, or "" for a built-in name.
+std::string policyFile(llvm::StringRef NameOrPath);
+
 /// Writes a policy file atomically.
 llvm::Error savePolicy(const Policy &P, llvm::StringRef Path);
 

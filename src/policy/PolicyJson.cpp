@@ -14,6 +14,8 @@
 #include "ColumnEncoding.h"
 #include "support/Error.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 namespace mlgo {
 
 static constexpr const char *FormatName = "mlgo-ra-policy";
@@ -162,6 +164,10 @@ llvm::Expected<Policy> Policy::fromJSON(const Json &Value, llvm::StringRef Input
   if (!Net)
     return Net.takeError();
   return makeNetwork(*Name, std::move(*Net));
+}
+
+std::string policyFile(llvm::StringRef NameOrPath) {
+  return llvm::is_contained(builtinPolicyNames(), NameOrPath) ? "" : NameOrPath.str();
 }
 
 llvm::Expected<Policy> loadPolicy(llvm::StringRef NameOrPath) {

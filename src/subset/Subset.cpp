@@ -96,8 +96,8 @@ llvm::Expected<SubsetResult> runSubset(const SubsetOptions &Opts) {
   auto C = loadCorpus(Opts.Corpus);
   if (!C)
     return C.takeError();
-  if (llvm::sys::fs::equivalent(Opts.Corpus, Opts.Output))
-    return inputError(Opts.Output, "is the input corpus; write the subset elsewhere");
+  if (llvm::Error E = checkOutputOutsideInputs(Opts.Output, {Opts.Corpus, Opts.Trace}))
+    return E;
   auto Profile = profileTrace(Opts.Trace);
   if (!Profile)
     return Profile.takeError();

@@ -141,6 +141,10 @@ private:
 class SegmentTraceReader {
 public:
   static llvm::Expected<std::unique_ptr<SegmentTraceReader>> open(llvm::StringRef Path);
+  /// Reads the .bbtrace in \p Bytes (which must outlive the reader) as open() reads a
+  /// file, naming \p Name in errors: for traces already in memory, and for fuzzing.
+  static llvm::Expected<std::unique_ptr<SegmentTraceReader>> openBytes(llvm::StringRef Name,
+                                                                       llvm::StringRef Bytes);
   ~SegmentTraceReader();
 
   const std::string &path() const { return Path; }
@@ -211,6 +215,10 @@ public:
 
 private:
   SegmentTraceReader() = default;
+  struct Impl;
+  /// What open() and openBytes() share: reads the header from \p Source, \p Size bytes.
+  static llvm::Expected<std::unique_ptr<SegmentTraceReader>>
+  openSource(llvm::StringRef Path, uint64_t Size, std::unique_ptr<Impl> Source);
   /// Makes at least \p N bytes available, unless the stream ends first.
   llvm::Error need(size_t N);
   llvm::Error corrupt(const llvm::Twine &Why) const;
@@ -226,17 +234,18 @@ private:
   bool event(const uint8_t *End, uint32_t &Thread, const SegmentEvent &E) {
     Pos = End - Buf.data();
     Thread = ThreadId;
+    ThreadPending = false;
     Instructions += E.Count;
     ++Events;
     return true;
   }
 
-  struct Impl;
   std::unique_ptr<Impl> I;
   std::string Path;
   SegmentTraceHeader Header;
   std::vector<SegmentName> Segments;
   std::vector<std::string> Modules;
+  std::vector<bool> DefinedModules;
   std::vector<CodeChunk> Chunks;
   /// Reads the section after the zstd frame of a version 3 trace of \p FileSize bytes;
   /// the frame is then the file's bytes up to it.
@@ -254,6 +263,8 @@ private:
   std::vector<uint8_t> Buf;
   size_t Pos = 0;
   uint32_t ThreadId = 0;
+  /// A thread record was read, and no event after it yet.
+  bool ThreadPending = false;
   uint64_t Instructions = 0, Events = 0;
   bool Ended = false;
 };

@@ -20,10 +20,14 @@ namespace {
 using F = BbtraceFormat;
 } // namespace
 
+/// Where the compressed bytes come from: a file, read a block at a time, or bytes in
+/// memory, handed to zstd in place.
 struct SegmentTraceReader::Impl {
   ZSTD_DCtx *Ctx = ZSTD_createDCtx();
   std::FILE *File = nullptr;
-  std::vector<char> In = std::vector<char>(ZSTD_DStreamInSize());
+  llvm::StringRef Memory; ///< when File is null
+  uint64_t MemoryPos = 0;
+  std::vector<char> In; ///< a file's block
   /// Decompressed output, reused: need() runs once per record.
   std::vector<char> Out = std::vector<char>(ZSTD_DStreamOutSize());
   ZSTD_inBuffer InBuf{nullptr, 0, 0};
@@ -32,6 +36,35 @@ struct SegmentTraceReader::Impl {
     ZSTD_freeDCtx(Ctx);
     if (File)
       std::fclose(File);
+  }
+  /// Copies the \p N bytes at \p Offset to \p To.
+  bool readAt(uint64_t Offset, size_t N, void *To) {
+    if (File)
+      return std::fseek(File, Offset, SEEK_SET) == 0 && std::fread(To, 1, N, File) == N;
+    if (Offset > Memory.size() || N > Memory.size() - Offset)
+      return false;
+    if (N) // an empty section's vector has no data() to copy to
+      std::memcpy(To, Memory.data() + Offset, N);
+    return true;
+  }
+  /// Makes the next compressed bytes from \p Offset on read sequentially.
+  bool seek(uint64_t Offset) {
+    MemoryPos = std::min<uint64_t>(Offset, Memory.size());
+    return !File || std::fseek(File, Offset, SEEK_SET) == 0;
+  }
+  /// The next at most \p Max compressed bytes, in InBuf; how many.
+  size_t fill(uint64_t Max) {
+    if (!File) {
+      size_t Got = std::min<uint64_t>(Max, Memory.size() - MemoryPos);
+      InBuf = {Memory.data() + MemoryPos, Got, 0};
+      MemoryPos += Got;
+      return Got;
+    }
+    if (In.empty())
+      In.resize(ZSTD_DStreamInSize());
+    size_t Got = std::fread(In.data(), 1, std::min<uint64_t>(In.size(), Max), File);
+    InBuf = {In.data(), Got, 0};
+    return Got;
   }
 };
 
@@ -51,14 +84,12 @@ llvm::Error SegmentTraceReader::need(size_t N) {
     if (I->InBuf.pos == I->InBuf.size) {
       if (I->FileEnded)
         return llvm::Error::success();
-      size_t Got = std::fread(I->In.data(), 1, std::min<uint64_t>(I->In.size(), FrameBytesLeft),
-                              I->File);
+      size_t Got = I->fill(FrameBytesLeft);
       FrameBytesLeft -= Got;
       if (Got == 0) {
         I->FileEnded = true;
         continue;
       }
-      I->InBuf = {I->In.data(), Got, 0};
     }
     ZSTD_outBuffer O{Out.data(), Out.size(), 0};
     size_t R = ZSTD_decompressStream(I->Ctx, &O, &I->InBuf);
@@ -75,17 +106,31 @@ SegmentTraceReader::open(llvm::StringRef Path) {
   auto FileSize = regularFileSize(Path);
   if (!FileSize)
     return FileSize.takeError();
-  std::unique_ptr<SegmentTraceReader> R(new SegmentTraceReader());
-  R->I = std::make_unique<Impl>();
-  R->Path = Path.str();
-  R->KeepBudget = *FileSize * F::MaxExpansion;
-  R->MaxThreads = F::MaxThreads + *FileSize / F::FileBytesPerThread;
-  ZSTD_DCtx_setParameter(R->I->Ctx, ZSTD_d_windowLogMax, F::MaxWindowLog);
-  R->I->File = std::fopen(R->Path.c_str(), "rb");
-  if (!R->I->File)
+  auto I = std::make_unique<Impl>();
+  I->File = std::fopen(Path.str().c_str(), "rb");
+  if (!I->File)
     return inputError(Path, "cannot read: {}", std::strerror(errno));
+  return openSource(Path, *FileSize, std::move(I));
+}
+
+llvm::Expected<std::unique_ptr<SegmentTraceReader>>
+SegmentTraceReader::openBytes(llvm::StringRef Name, llvm::StringRef Bytes) {
+  auto I = std::make_unique<Impl>();
+  I->Memory = Bytes;
+  return openSource(Name, Bytes.size(), std::move(I));
+}
+
+llvm::Expected<std::unique_ptr<SegmentTraceReader>>
+SegmentTraceReader::openSource(llvm::StringRef Path, uint64_t FileSize,
+                               std::unique_ptr<Impl> Source) {
+  std::unique_ptr<SegmentTraceReader> R(new SegmentTraceReader());
+  R->I = std::move(Source);
+  R->Path = Path.str();
+  R->KeepBudget = FileSize * F::MaxExpansion;
+  R->MaxThreads = F::MaxThreads + FileSize / F::FileBytesPerThread;
+  ZSTD_DCtx_setParameter(R->I->Ctx, ZSTD_d_windowLogMax, F::MaxWindowLog);
   char Start[12];
-  if (std::fread(Start, 1, sizeof(Start), R->I->File) != sizeof(Start) ||
+  if (!R->I->readAt(0, sizeof(Start), Start) ||
       std::memcmp(Start, F::Magic, sizeof(F::Magic)) != 0)
     return inputError(Path, "not a .bbtrace file");
   R->Version = llvm::support::endian::read32le(Start + 8);
@@ -94,10 +139,12 @@ SegmentTraceReader::open(llvm::StringRef Path) {
     return inputError(Path, ".bbtrace version {}, this mlgo-ra reads versions {} to {}",
                       R->Version, SegmentTraceWriter::Version,
                       SegmentTraceWriter::VersionWithLoads);
-  R->FrameBytesLeft = *FileSize - sizeof(Start);
+  R->FrameBytesLeft = FileSize - sizeof(Start);
   if (R->hasLoadDependences())
-    if (llvm::Error E = R->readLoadDependences(*FileSize))
+    if (llvm::Error E = R->readLoadDependences(FileSize))
       return E;
+  if (!R->I->seek(sizeof(Start)))
+    return inputError(Path, "cannot read: {}", std::strerror(errno));
 
   if (llvm::Error E = R->need(10))
     return E;
@@ -160,17 +207,14 @@ SegmentTraceReader::open(llvm::StringRef Path) {
 llvm::Error SegmentTraceReader::readLoadDependences(uint64_t FileSize) {
   constexpr uint64_t Start = 12, Trailer = 16;
   char End[Trailer];
-  if (FileSize < Start + Trailer || std::fseek(I->File, -int64_t(Trailer), SEEK_END) != 0 ||
-      std::fread(End, 1, Trailer, I->File) != Trailer ||
+  if (FileSize < Start + Trailer || !I->readAt(FileSize - Trailer, Trailer, End) ||
       std::memcmp(End + 8, F::LoadsMagic, sizeof(F::LoadsMagic)) != 0)
     return corrupt("truncated: no load dependences at the end of a version 3 trace");
   uint64_t Size = llvm::support::endian::read64le(End);
   if (Size > FileSize - Start - Trailer)
     return corrupt("malformed load dependences");
   std::vector<uint8_t> Section(Size);
-  if (std::fseek(I->File, -int64_t(Trailer + Size), SEEK_END) != 0 ||
-      std::fread(Section.data(), 1, Size, I->File) != Size ||
-      std::fseek(I->File, Start, SEEK_SET) != 0)
+  if (!I->readAt(FileSize - Trailer - Size, Size, Section.data()))
     return corrupt(fmt::format("cannot read the load dependences: {}", std::strerror(errno)));
   FrameBytesLeft = FileSize - Start - Trailer - Size;
   // Each load takes two bytes of the section at least: memory stays within its size.
@@ -282,6 +326,11 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
       return false;
     }
     case F::TagThread:
+      // The writer starts a thread's run with the run's first event: records that are
+      // not events would otherwise let a few KB of zstd make the reader work for minutes.
+      if (ThreadPending)
+        return corrupt("a thread record without an event after it");
+      ThreadPending = true;
       ThreadId = C.varint();
       if (Threads.insert(ThreadId).second && Threads.size() > MaxThreads)
         return corrupt(fmt::format("more than {} threads, more than the file's size "
@@ -292,15 +341,22 @@ llvm::Expected<bool> SegmentTraceReader::next(uint32_t &Thread, SegmentEvent &E)
       uint64_t Id = C.varint(), Length = C.varint();
       if (C.Short || Id > (1u << 20) || Length > 4096)
         return corrupt("malformed module record");
+      // The writer names each module once. Names given again would cost no memory, and
+      // would repeat without end as thread records could.
+      if (Id < DefinedModules.size() && DefinedModules[Id])
+        return corrupt(fmt::format("module {} is defined twice", Id));
       uint64_t NewSlots = Id < Modules.size() ? 0 : Id + 1 - Modules.size();
       if (llvm::Error Err = keep(Length + NewSlots * sizeof(std::string), "module records"))
         return Err;
       std::vector<uint8_t> Path;
       if (llvm::Error Err = readBytes(C, Length, Path))
         return Err;
-      if (Modules.size() <= Id)
+      if (Modules.size() <= Id) {
         Modules.resize(Id + 1);
+        DefinedModules.resize(Id + 1);
+      }
       Modules[Id].assign(Path.begin(), Path.end());
+      DefinedModules[Id] = true;
       break;
     }
     case F::TagChunk:

@@ -17,8 +17,8 @@ namespace mlgo {
 llvm::Expected<TraceImportResult> runTraceImport(const TraceImportOptions &Opts) {
   auto Start = std::chrono::steady_clock::now();
   // (The drmemtrace importer checks the files it finds in a directory, too.)
-  if (llvm::Error E = checkOutputIsNoInput(Opts.Output, {Opts.Binary, Opts.Input,
-                                                         Opts.ModulesLog}))
+  if (llvm::Error E = checkOutputOutsideInputs(Opts.Output, {Opts.Binary, Opts.Input,
+                                                             Opts.ModulesLog}))
     return E;
   auto Image = CodeImage::loadBinary(Opts.Binary);
   if (!Image)

@@ -1,8 +1,8 @@
 /// \file
 /// trace show: one pass over a .bbtrace, counting instructions per thread, function,
 /// block and unmapped module.
-#include "SegmentTrace.h"
-#include "Trace.h"
+#include "TracePass.h"
+#include "TraceSummarizer.h"
 
 #include <algorithm>
 
@@ -21,47 +21,43 @@ hottest(std::map<std::string, uint64_t> Counts, size_t Top) {
 
 } // namespace
 
-llvm::Expected<TraceSummary> summarizeTrace(llvm::StringRef Path, size_t Top) {
-  auto Reader = SegmentTraceReader::open(Path);
-  if (!Reader)
-    return Reader.takeError();
-  const SegmentTraceHeader &H = (*Reader)->header();
-  TraceSummary S;
-  S.Path = Path.str();
-  S.Binary = H.BinaryPath;
-  S.Identity = H.Identity;
-  std::vector<uint64_t> PerSegment((*Reader)->segments().size());
-  std::map<uint32_t, uint64_t> UnmappedById;
-  const std::vector<CodeChunk> &Chunks = (*Reader)->chunks();
-  llvm::Error Err = forEachEvent(**Reader, [&](uint32_t Thread, const SegmentEvent &E) {
-    ++S.Events;
-    S.InstructionsByThread[Thread] += E.Count;
-    if (E.What == SegmentEvent::Unmapped) {
-      UnmappedById[E.Index] += E.Count;
-      return llvm::Error::success();
-    }
-    if (E.What == SegmentEvent::UnmappedCode) {
-      UnmappedById[Chunks[E.Index].Module] += E.Count;
-      S.UnmappedCodeInstructions += E.Count;
-      return llvm::Error::success();
-    }
-    PerSegment[E.Index] += E.Count;
-    S.MappedInstructions += E.Count;
-    S.PaddingInstructions += E.What == SegmentEvent::Padding ? E.Count : 0;
-    S.PartialSegments += E.What == SegmentEvent::PartialSegment;
-    return llvm::Error::success();
-  });
-  if (Err)
-    return Err;
-  S.Instructions = (*Reader)->instructions();
+TraceSummarizer::TraceSummarizer(const SegmentTraceReader &Reader)
+    : Reader(Reader), PerSegment(Reader.segments().size()) {
+  S.Path = Reader.path();
+  S.Binary = Reader.header().BinaryPath;
+  S.Identity = Reader.header().Identity;
+}
+
+void TraceSummarizer::onEvent(uint32_t Thread, const SegmentEvent &E) {
+  ++S.Events;
+  S.InstructionsByThread[Thread] += E.Count;
+  if (E.What == SegmentEvent::Unmapped) {
+    UnmappedById[E.Index] += E.Count;
+    return;
+  }
+  if (E.What == SegmentEvent::UnmappedCode) {
+    UnmappedById[Reader.chunks()[E.Index].Module] += E.Count;
+    S.UnmappedCodeInstructions += E.Count;
+    return;
+  }
+  PerSegment[E.Index] += E.Count;
+  S.MappedInstructions += E.Count;
+  S.PaddingInstructions += E.What == SegmentEvent::Padding ? E.Count : 0;
+  S.PartialSegments += E.What == SegmentEvent::PartialSegment;
+}
+
+TraceSummary TraceSummarizer::finish(size_t Top) {
+  const SegmentTraceHeader &H = Reader.header();
+  const std::vector<CodeChunk> &Chunks = Reader.chunks();
+  S.Instructions = Reader.instructions();
   for (auto &[Id, Count] : UnmappedById)
-    S.UnmappedByModule[(*Reader)->moduleName(Id)] += Count;
-  S.UnmappedCodeKept = (*Reader)->keepsUnmappedCode();
+    S.UnmappedByModule[Reader.moduleName(Id)] += Count;
+  S.UnmappedCodeKept = Reader.keepsUnmappedCode();
   S.CodeChunks = Chunks.size();
   for (const CodeChunk &C : Chunks)
     S.CodeChunkBytes += C.Bytes.size();
   std::map<std::string, uint64_t> Functions, Blocks;
-  const auto &Names = (*Reader)->segments();
+  const auto &Names = Reader.segments();
   for (size_t I = 0; I < PerSegment.size(); ++I) {
     if (!PerSegment[I])
       continue;
@@ -71,7 +67,11 @@ llvm::Expected<TraceSummary> summarizeTrace(llvm::StringRef Path, size_t Top) {
   }
   S.HotFunctions = hottest(std::move(Functions), Top);
   S.HotBlocks = hottest(std::move(Blocks), Top);
-  return S;
+  return std::move(S);
+}
+
+llvm::Expected<TraceSummary> summarizeTrace(llvm::StringRef Path, size_t Top) {
+  return runTracePass<TraceSummarizer>(Path, Top);
 }
 
 Json TraceSummary::toJSON() const {

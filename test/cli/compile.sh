@@ -4,13 +4,7 @@
 # path gives the same code as whole compiles, and bad inputs fail cleanly.
 source "$(dirname "$0")/lib.sh"
 
-"$SRC/examples/build-workload.sh" "$work/base" >/dev/null || { echo "FAILED: build"; exit 1; }
-base=$work/base/workload
-trace=$work/w.bbtrace
-"$MLGO_RA" extract-corpus "$work/base/compile_commands.json" -o "$work/corpus" >/dev/null &&
-  "$MLGO_RA" trace record --binary "$base" -o "$trace" -- "$base" 0.02 >/dev/null 2>&1 &&
-  "$MLGO_RA" subset --corpus "$work/corpus" --trace "$trace" -o "$work/subset" >/dev/null ||
-  { echo "FAILED: corpus, trace and subset"; exit 1; }
+workload_subset 0.02
 cache=$work/cache
 
 json_number() { # json_number KEY: the first number after "KEY": in $out

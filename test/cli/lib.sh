@@ -47,3 +47,16 @@ workload_pair() {
   "$MLGO_RA" trace record --binary "$base" -o "$trace" -- "$base" "$1" >/dev/null 2>&1 ||
     { echo "FAILED: trace record"; exit 1; }
 }
+
+# workload_subset SCALE: the bundled workload built ($base), its corpus ($work/corpus), a
+# trace of it at SCALE ($trace) and their subset ($work/subset); exits the test if any of
+# it fails.
+workload_subset() {
+  "$SRC/examples/build-workload.sh" "$work/base" >/dev/null || { echo "FAILED: build"; exit 1; }
+  base=$work/base/workload
+  trace=$work/w.bbtrace
+  "$MLGO_RA" extract-corpus "$work/base/compile_commands.json" -o "$work/corpus" >/dev/null &&
+    "$MLGO_RA" trace record --binary "$base" -o "$trace" -- "$base" "$1" >/dev/null 2>&1 &&
+    "$MLGO_RA" subset --corpus "$work/corpus" --trace "$trace" -o "$work/subset" >/dev/null ||
+    { echo "FAILED: corpus, trace and subset"; exit 1; }
+}

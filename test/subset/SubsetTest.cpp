@@ -6,6 +6,7 @@
 #include "corpus/ExtractCorpus.h"
 #include "trace/Trace.h"
 
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlgo;
 using namespace mlgo::test;
@@ -83,7 +84,11 @@ TEST_CASE("the fewest modules that define every traced function", "[subset]") {
         std::string::npos);
 
   Opts.Output = Opts.Corpus;
-  CHECK(requireError(runSubset(Opts)) ==
-        Dir + "/corpus: is the input corpus; write the subset elsewhere");
+  CHECK(requireError(runSubset(Opts)) == Dir + "/corpus: the output is also the input " +
+                                             Dir + "/corpus: refusing to overwrite it");
+  Opts.Output = Opts.Corpus + "/sub";
+  CHECK(requireError(runSubset(Opts)) == Dir + "/corpus/sub: lies inside the input directory " +
+                                             Dir + "/corpus: refusing to write there");
+  CHECK(!llvm::sys::fs::exists(Opts.Output));
 }
 #endif

@@ -171,13 +171,15 @@ TEST_CASE("drmemtrace: two thread files give two thread streams", "[trace]") {
   TestProgram::runLibrary(B, LibcStart + 0x5000, 7);
   auto [A1, A2] = threadChunks(A);
   auto [B1, B2] = threadChunks(B);
-  writeZip(Dir + "/drmemtrace.app.100.0000.trace.zip", {A1, A2});
-  writeGzip(Dir + "/drmemtrace.app.200.0000.trace.gz", B1 + B2);
-  writeFile(Dir + "/drmemtrace.app.200.0000.raw.lz4", "not a thread file: skipped");
+  // The thread files in a directory of their own: an output may not lie inside an input.
+  std::string Trace = Dir + "/trace";
+  writeZip(Trace + "/drmemtrace.app.100.0000.trace.zip", {A1, A2});
+  writeGzip(Trace + "/drmemtrace.app.200.0000.trace.gz", B1 + B2);
+  writeFile(Trace + "/drmemtrace.app.200.0000.raw.lz4", "not a thread file: skipped");
   // Recorded elsewhere: the binary is found by its file name.
-  writeFile(Dir + "/modules.log", modulesLog(Program, "/home/someone/build/app"));
+  writeFile(Trace + "/modules.log", modulesLog(Program, "/home/someone/build/app"));
   TraceImportResult R =
-      requireOk(runTraceImport(importOptions(Program, Dir, Dir + "/out.bbtrace")));
+      requireOk(runTraceImport(importOptions(Program, Trace, Dir + "/out.bbtrace")));
   CHECK(R.Threads == 2);
   CHECK(R.InputFiles == 2);
   CHECK(R.Instructions == A.Steps.size() + B.Steps.size());
@@ -193,7 +195,7 @@ TEST_CASE("drmemtrace: two thread files give two thread streams", "[trace]") {
 
   // One file of the two, named directly: its modules.log is beside it.
   R = requireOk(runTraceImport(importOptions(
-      Program, Dir + "/drmemtrace.app.200.0000.trace.gz", Dir + "/one.bbtrace")));
+      Program, Trace + "/drmemtrace.app.200.0000.trace.gz", Dir + "/one.bbtrace")));
   CHECK(readEvents(Dir + "/one.bbtrace") == B.Expected);
 }
 
