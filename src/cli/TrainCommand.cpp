@@ -11,6 +11,7 @@
 #include "replay/Replay.h"
 #include "replay/Sampling.h"
 #include "support/CacheDirectory.h"
+#include "support/InputFile.h"
 #include "support/Interrupt.h"
 #include "train/Train.h"
 #include "train/report/TrainReports.h"
@@ -34,6 +35,27 @@ struct TrainFlags {
   std::vector<std::string> Jobs;    ///< [NAME=]CORPUS,TRACE,BINARY
   std::string JobFile;
 };
+
+/// The run directory may not lie inside a corpus nor be a trace or a binary: the
+/// run's files would replace or join them.
+llvm::Error checkRunOutsideInputs(const TrainOptions &Opts) {
+  std::vector<std::string> Inputs;
+  auto add = [&](const std::string &Path) {
+    if (!Path.empty())
+      Inputs.push_back(Path);
+  };
+  const TrainInputs &In = Opts.Inputs;
+  for (const std::string *Path : {&In.Corpus, &In.Trace, &In.Baseline})
+    add(*Path);
+  for (const TrainProgram &P : In.Programs)
+    for (const std::string *Path : {&P.Corpus, &P.Trace, &P.Baseline})
+      add(*Path);
+  for (const HeldOutTrace &H : Opts.Validation.HeldOut) {
+    add(H.Trace);
+    add(H.Binary);
+  }
+  return checkOutputOutsideInputs(Opts.Run.Output, Inputs);
+}
 
 /// The programs of --job-file, then of --job ([NAME=]CORPUS,TRACE,BINARY).
 llvm::Error parseJobs(TrainFlags &F) {
@@ -117,6 +139,8 @@ int train(TrainFlags &F) {
           parseSampleOption(F.Sample, "--sample", Evaluation.Spans, Evaluation.AutoShard))
     return reportError(std::move(E));
   if (llvm::Error E = parseHeldOut(F))
+    return reportError(std::move(E));
+  if (llvm::Error E = checkRunOutsideInputs(F.Options))
     return reportError(std::move(E));
   if (llvm::Error E = checkNativeMeasurement(F.Options))
     return reportError(std::move(E));

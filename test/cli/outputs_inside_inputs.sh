@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every subcommand that writes files refuses an output that is one of its inputs or lies
 # inside an input directory (the corpus, the build's objects, a variant): one line naming
-# the output and the input, exit 2, and nothing written or replaced. (replay --markdown:
+# the output and the input, exit 2, and nothing written or replaced (train -o too). (replay --markdown:
 # hostile_cache.sh and replay_explain.sh.)
 source "$(dirname "$0")/lib.sh"
 
@@ -68,4 +68,9 @@ check "trace import into its input directory is bad input (2)" [ "$code" = 2 ]
 check "  saying so in one line" \
   [ "$err" = "$(inside "$work/drmemtrace/w.bbtrace" "$work/drmemtrace")" ]
 check "  and writing nothing" [ -z "$(ls -A "$work/drmemtrace")" ]
+run "$MLGO_RA" train --corpus "$work/subset" --trace "$trace" --baseline "$base" \
+  -o "$work/subset/run" --iterations 1
+check "train into its corpus is bad input (2)" [ "$code" = 2 ]
+check "  saying so in one line" [ "$err" = "$(inside "$work/subset/run" "$work/subset")" ]
+check "  and writing nothing" [ ! -e "$work/subset/run" ]
 finish
