@@ -132,17 +132,9 @@ static llvm::Expected<Network> readNetwork(const Json &Value, llvm::StringRef In
 }
 
 llvm::Expected<Policy> Policy::fromJSON(const Json &Value, llvm::StringRef Input) {
-  auto Format = getJsonField<std::string>(Value, "format", Input);
-  if (!Format)
-    return Format.takeError();
-  if (*Format != FormatName)
-    return inputError(Input, "not a policy file (format '{}')", *Format);
-  auto Version = getJsonField<int>(Value, "version", Input);
-  if (!Version)
-    return Version.takeError();
-  if (*Version != FormatVersion)
-    return inputError(Input, "policy format version {} (this mlgo-ra reads {})", *Version,
-                      FormatVersion);
+  if (llvm::Error E =
+          checkJsonFormat(Value, Input, FormatName, FormatVersion, "policy file", "policy"))
+    return E;
   auto Name = getJsonField<std::string>(Value, "name", Input);
   if (!Name)
     return Name.takeError();

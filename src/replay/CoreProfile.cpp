@@ -46,17 +46,9 @@ llvm::Expected<CoreProfile> readCoreProfile(llvm::StringRef Path) {
   auto Value = readJsonFile(Path);
   if (!Value)
     return Value.takeError();
-  auto Format = getJsonField<std::string>(*Value, "format", Path);
-  if (!Format)
-    return Format.takeError();
-  if (*Format != FormatName)
-    return inputError(Path, "not a core profile (format '{}')", *Format);
-  auto Version = getJsonField<int>(*Value, "version", Path);
-  if (!Version)
-    return Version.takeError();
-  if (*Version != FormatVersion)
-    return inputError(Path, "core profile format version {} (this mlgo-ra reads {})", *Version,
-                      FormatVersion);
+  if (llvm::Error E = checkJsonFormat(*Value, Path, FormatName, FormatVersion, "core profile",
+                                      "core profile"))
+    return E;
   CoreProfile P;
   P.Source = Path.str();
   auto MeasuredOn = getOptionalJsonField<std::string>(*Value, "measured_on", Path);

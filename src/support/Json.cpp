@@ -72,4 +72,20 @@ llvm::Error writeJsonFile(llvm::StringRef Path, const Json &Value) {
   return writeFileAtomically(Path, *Text + "\n");
 }
 
+llvm::Error checkJsonFormat(const Json &Value, llvm::StringRef Path, llvm::StringRef Format,
+                            int Version, llvm::StringRef What, llvm::StringRef FormatNoun) {
+  auto Found = getJsonField<std::string>(Value, "format", Path);
+  if (!Found)
+    return Found.takeError();
+  if (*Found != Format)
+    return inputError(Path, "not a {} (format '{}')", What.str(), *Found);
+  auto FoundVersion = getJsonField<int>(Value, "version", Path);
+  if (!FoundVersion)
+    return FoundVersion.takeError();
+  if (*FoundVersion != Version)
+    return inputError(Path, "{} format version {} (this mlgo-ra reads {})", FormatNoun.str(),
+                      *FoundVersion, Version);
+  return llvm::Error::success();
+}
+
 } // namespace mlgo

@@ -131,4 +131,9 @@ template <typename T> std::optional<T> findJsonField(const Json &Object, const c
   return std::optional<T>(std::move(*Value));
 }
 
+/// Checks an artifact's "format" and "version" members: "not a WHAT (format 'X')", and
+/// "FORMAT-NOUN format version N (this mlgo-ra reads M)", naming \p Path.
+llvm::Error checkJsonFormat(const Json &Value, llvm::StringRef Path, llvm::StringRef Format,
+                            int Version, llvm::StringRef What, llvm::StringRef FormatNoun);
+
 } // namespace mlgo
