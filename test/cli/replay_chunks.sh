@@ -48,7 +48,7 @@ run within_bound "$(cycles base-whole)" "$(cycles stress-whole)" "$(cycles base-
   "$(cycles stress-j2)"
 echo "$out"
 check "the chunks' speedup is within the bound of the whole trace's" [ "$code" = 0 ]
-run "$MLGO_RA" replay --trace "$trace" --code "$base" --chunk 200000
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --chunk 200000 --core-profile none
 check "the text says how the trace was cut" grep -q "mode       exact (every instruction \
 simulated, flow engine; in $((instructions / 200000)) chunks, each warmed up on 65536 \
 instructions per thread)" <<<"$out"
