@@ -1,7 +1,7 @@
 /// \file
 /// The replay cache: a hash of what decides a replay names its JSON file.
-#include "ReplayCache.h"
-#include "Replayer.h"
+#include "detail/ReplayCache.h"
+#include "detail/Replayer.h"
 #include "support/ByteCursor.h"
 #include "support/InputFile.h"
 #include "support/Json.h"

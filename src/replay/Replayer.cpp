@@ -1,11 +1,11 @@
 /// \file
 /// One variant's replay: refill, a cost model, and the result with its functions.
-#include "Replayer.h"
-#include "ChunkedReplay.h"
-#include "ExactModel.h"
-#include "McaSimulator.h"
-#include "ReplayCache.h"
-#include "SpanModel.h"
+#include "detail/Replayer.h"
+#include "detail/EngineFactory.h"
+#include "detail/ReplayCache.h"
+#include "replay/engine/ExactModel.h"
+#include "replay/fast/ChunkedReplay.h"
+#include "replay/fast/SpanModel.h"
 #include "support/Warning.h"
 
 #include "llvm/Support/Path.h"
@@ -53,7 +53,7 @@ using ModelMaker =
 llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfile &Profile,
                                     const VariantCode &Code, const VariantCode *Reference,
                                     const ModelMaker &Make, Progress &Bar) {
-  auto Cores = Engine::create(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine,
+  auto Cores = createEngine(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine,
                               loadWaits(Opts, Profile), Opts.Core);
   if (!Cores)
     return Cores.takeError();
@@ -83,7 +83,7 @@ llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfil
 llvm::Expected<Replayed> replayChunked(const ReplayOptions &Opts, const TraceProfile &Profile,
                                        const VariantCode &Code, bool RecordEvents,
                                        Progress &Bar) {
-  auto Cores = Engine::create(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine,
+  auto Cores = createEngine(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine,
                               loadWaits(Opts, Profile), Opts.Core);
   if (!Cores)
     return Cores.takeError();
