@@ -2,8 +2,9 @@
 /// Choosing an engine.
 #include "detail/EngineFactory.h"
 #include "replay/engine/McaTarget.h"
-#include "replay/flow/FlowSimulator.h"
+#include "replay/flow/FlowEngine.h"
 #include "replay/mca/McaSimulator.h"
+#include "replay/target/FlowTargets.h"
 
 namespace mlgo {
 
@@ -16,7 +17,11 @@ llvm::Expected<std::unique_ptr<Engine>> createEngine(EngineKind Kind, llvm::Stri
     return Target.takeError();
   if (Kind == EngineKind::Mca)
     return std::make_unique<McaEngine>(std::move(*Target));
-  return FlowEngine::create(std::move(*Target), std::move(Waits), std::move(Profile));
+  auto Hooks = createFlowTarget(**Target);
+  if (!Hooks)
+    return Hooks.takeError();
+  return FlowEngine::create(std::move(*Target), std::move(*Hooks), std::move(Waits),
+                            std::move(Profile));
 }
 
 } // namespace mlgo

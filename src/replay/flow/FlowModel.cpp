@@ -3,7 +3,6 @@
 /// descriptions, from mca::InstrBuilder.
 #include "replay/flow/FlowModel.h"
 #include "code/DataLoad.h"
-#include "code/MemoryOperand.h"
 #include "support/Error.h"
 
 #include "llvm/ADT/Hashing.h"
@@ -11,7 +10,6 @@
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MCA/Instruction.h"
 #include "llvm/MCA/Support.h"
-#include "llvm/TargetParser/Triple.h"
 
 namespace mlgo {
 
@@ -34,66 +32,17 @@ uint64_t contentHash(const llvm::MCInst &Inst) {
   return H;
 }
 
-/// The register-to-register moves Intel cores eliminate at renaming: 32- and 64-bit
-/// general-purpose registers and whole XMM and YMM registers (not 8- and 16-bit ones,
-/// which merge into their register).
-bool isRenamedMove(llvm::StringRef Opcode) {
-  static const llvm::StringRef Moves[] = {
-      "MOV32rr",    "MOV32rr_REV", "MOV64rr",    "MOV64rr_REV", "MOVAPSrr",   "MOVAPDrr",
-      "MOVUPSrr",   "MOVUPDrr",    "MOVDQArr",   "MOVDQUrr",    "VMOVAPSrr",  "VMOVAPDrr",
-      "VMOVUPSrr",  "VMOVUPDrr",   "VMOVDQArr",  "VMOVDQUrr",   "VMOVAPSYrr", "VMOVAPDYrr",
-      "VMOVUPSYrr", "VMOVUPDYrr",  "VMOVDQAYrr", "VMOVDQUYrr"};
-  return llvm::is_contained(Moves, Opcode);
-}
-
-/// Where LLVM 22's Golden Cove model (which sapphirerapids, emeraldrapids,
-/// graniterapids and alderlake share) is wrong about instructions of the bundled
-/// programs' hot loops, as an Emerald Rapids core runs them (bench/tools/alu-ops.c
-/// measures it; docs/results/ipc.md): a register-register xor takes one cycle, not 2; a
-/// rotate by an immediate (not by 1, which is two) is one micro-op holding its port one
-/// cycle, not two. Without the correction the engine overprices crypto's rounds of add,
-/// xor and rotate. Other models already say so: nothing changes there. Tested by
-/// FlowSimulatorTest ("a register xor takes one cycle and a rotate ...").
-void correctMeasuredErrors(llvm::StringRef Opcode, FlowInstruction &D) {
-  static const llvm::StringRef Xors[] = {"XOR32rr", "XOR32rr_REV", "XOR64rr", "XOR64rr_REV"};
-  static const llvm::StringRef Rotates[] = {"ROL32ri", "ROL64ri", "ROR32ri", "ROR64ri"};
-  if (D.Latency > 1 && llvm::is_contained(Xors, Opcode)) {
-    D.Latency = 1;
-    for (FlowWrite &W : D.Writes)
-      W.Latency = std::min<uint16_t>(W.Latency, 1);
-  }
-  if (D.MicroOps > 1 && llvm::is_contained(Rotates, Opcode)) {
-    D.MicroOps = 1;
-    for (FlowResourceUse &Use : D.Resources)
-      Use.Cycles = std::min<uint16_t>(Use.Cycles, 1);
-  }
-}
-
 } // namespace
 
-/// Expressions (which the disassembler does not make) never compare equal, so such
-/// instructions are described each time.
-bool sameInstruction(const llvm::MCInst &A, const llvm::MCInst &B) {
-  if (A.getOpcode() != B.getOpcode() || A.getNumOperands() != B.getNumOperands())
-    return false;
-  for (unsigned I = 0; I < A.getNumOperands(); ++I) {
-    const llvm::MCOperand &X = A.getOperand(I), &Y = B.getOperand(I);
-    bool Same = (X.isReg() && Y.isReg() && X.getReg() == Y.getReg()) ||
-                (X.isImm() && Y.isImm() && X.getImm() == Y.getImm()) ||
-                (X.isSFPImm() && Y.isSFPImm() && X.getSFPImm() == Y.getSFPImm()) ||
-                (X.isDFPImm() && Y.isDFPImm() && X.getDFPImm() == Y.getDFPImm());
-    if (!Same)
-      return false;
-  }
-  return true;
-}
+FlowModel::FlowModel(const McaTarget &Target, std::unique_ptr<FlowTarget> Hooks,
+                     CoreProfile Profile)
+    : Target(Target), Hooks(std::move(Hooks)), Profile(std::move(Profile)) {}
 
-FlowModel::FlowModel(const McaTarget &Target, CoreProfile Profile)
-    : Target(Target), Profile(std::move(Profile)) {}
-
-llvm::Expected<std::unique_ptr<FlowModel>> FlowModel::create(const McaTarget &Target,
-                                                             CoreProfile Profile) {
-  std::unique_ptr<FlowModel> Model(new FlowModel(Target, std::move(Profile)));
+llvm::Expected<std::unique_ptr<FlowModel>>
+FlowModel::create(const McaTarget &Target, std::unique_ptr<FlowTarget> Hooks,
+                  CoreProfile Profile) {
+  std::unique_ptr<FlowModel> Model(
+      new FlowModel(Target, std::move(Hooks), std::move(Profile)));
   if (llvm::Error E = Model->initialize())
     return E;
   return Model;
@@ -103,10 +52,6 @@ llvm::Error FlowModel::initialize() {
   const llvm::MCSubtargetInfo &STI = Target.subtarget();
   const llvm::MCRegisterInfo &MRI = Target.registerInfo();
   const llvm::MCSchedModel &SM = STI.getSchedModel();
-  llvm::Triple TT(STI.getTargetTriple());
-  if (!TT.isX86() || !TT.isArch64Bit())
-    return inputError("--engine", "the flow engine models x86-64 only, not {}; use --engine mca",
-                      TT.str());
   // MCA's sizes (llvm::mca::Context::createDefaultPipeline and its units).
   ReorderBuffer = SM.MicroOpBufferSize;
   DispatchWidth = std::max(1u, SM.IssueWidth);
@@ -139,10 +84,11 @@ llvm::Error FlowModel::initialize() {
   // the cores rename register moves away (Ivy Bridge on: a chain of moves takes no
   // cycles, docs/results/accuracy.md) and register allocations differ in exactly
   // those moves. Without it, every copy holds an ALU and lengthens its chain, so trading
-  // copies for spills and reloads on the load and store ports looks like a gain.
+  // copies for spills and reloads on the load and store ports looks like a gain. Which
+  // moves are renamed, the target says.
   if (!MovesEliminated) {
     MovesEliminated = DispatchWidth;
-    RenamesIntelMoves = true;
+    RenamesUndeclaredMoves = true;
   }
   if (ReorderBuffer < 2)
     return inputError("--mcpu",
@@ -190,13 +136,8 @@ llvm::Error FlowModel::initialize() {
         Units.push_back(static_cast<uint16_t>(Unit));
     UnitsBegin.push_back(Units.size());
   }
-  for (unsigned Reg = 1; Reg < MRI.getNumRegs(); ++Reg) {
-    llvm::StringRef Name = MRI.getName(Reg);
-    if (Name == "RSP")
-      FrameRegisters[StackPointer] = Reg;
-    else if (Name == "RBP")
-      FrameRegisters[FramePointerReg] = Reg;
-  }
+  for (FramePointer F : {StackPointer, FramePointerReg})
+    FrameRegisters[F] = Hooks->frameRegister(F);
   Builder = std::make_unique<McaInstructionBuilder>(Target);
   return llvm::Error::success();
 }
@@ -268,7 +209,7 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
     D->Resources.push_back({It->second, static_cast<uint16_t>(Use.size()), Use.isReserved(),
                             lanes(It->second)});
   }
-  correctMeasuredErrors(Target.instrInfo().getName(Inst.getOpcode()), *D);
+  Hooks->correct(Inst, *D);
   if (D->Resources.size() > MaxResources)
     return stageError("{} processor resources in one instruction", D->Resources.size());
   for (uint64_t Buffers = Desc.UsedBuffers; Buffers; Buffers &= Buffers - 1) {
@@ -290,8 +231,7 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
       for (llvm::MCPhysReg Reg : Target.registerInfo().superregs_inclusive(D->Writes[0].Register))
         if (Target.registerInfo().getRegClass(Class).contains(Reg))
           D->MovesRegister = true;
-  if (RenamesIntelMoves && D->Writes.size() == 1 &&
-      isRenamedMove(Target.instrInfo().getName(Inst.getOpcode())))
+  if (RenamesUndeclaredMoves && D->Writes.size() == 1 && Hooks->renamesMove(Inst))
     D->MovesRegister = true;
   const llvm::MCInstrDesc &Opcode = Target.instrInfo().get(Inst.getOpcode());
   D->Branches = (Opcode.isBranch() || Opcode.isCall()) && !Opcode.isReturn();
@@ -314,70 +254,16 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
   return D;
 }
 
-/// Recognizes what x86 instructions do to the stack and frame pointers, by opcode: the
-/// scheduling model does not say, and the flow engine needs it to pair a reload with
-/// the spill it reads (FlowSimulator.h).
+/// What \p Inst does to the frames, as its target recognizes it (FlowTarget::followFrame),
+/// and what follows from that: the stack engine, and frame registers given new values.
 void FlowModel::followFrame(const llvm::MCInst &Inst, FlowInstruction &D,
                             llvm::MutableArrayRef<FlowRead> Reads) const {
-  const llvm::MCInstrInfo &MCII = Target.instrInfo();
   const llvm::MCRegisterInfo &MRI = Target.registerInfo();
-  const llvm::MCInstrDesc &Desc = MCII.get(Inst.getOpcode());
-  llvm::StringRef Name = MCII.getName(Inst.getOpcode());
-  auto frameOf = [&](const llvm::MCOperand &Op) {
-    if (Op.isReg())
-      for (int8_t F : {StackPointer, FramePointerReg})
-        if (Op.getReg() == FrameRegisters[F])
-          return FramePointer(F);
-    return NoPointer;
-  };
-  auto reg = [&](unsigned I) -> const llvm::MCOperand & { return Inst.getOperand(I); };
-  bool NoReg[8] = {};
-  for (unsigned I = 0; I < Inst.getNumOperands() && I < 8; ++I)
-    NoReg[I] = reg(I).isReg() && !reg(I).getReg();
-
-  // A memory operand: base, scale, index, displacement, segment.
-  if (std::optional<unsigned> I = memoryOperand(Inst, Desc)) {
-    for (unsigned Address : {*I, *I + 2})
-      if (reg(Address).isReg() && reg(Address).getReg())
-        for (uint16_t Unit : units(reg(Address).getReg()))
-          D.AddressUnits.push_back(Unit);
-    FramePointer Base = frameOf(reg(*I));
-    if (Base != NoPointer && reg(*I + 2).isReg() && !reg(*I + 2).getReg() &&
-        reg(*I + 3).isImm() && reg(*I + 4).isReg() && !reg(*I + 4).getReg()) {
-      D.Slot = Base;
-      D.SlotOffset = reg(*I + 3).getImm();
-    }
-  }
-
-  if (Desc.isCall() || Name.starts_with("PUSH64")) {
-    D.Stack = StackEffect::Push;
-    D.StackBytes = 8;
-    if (Name == "PUSH64r")
-      D.PushesFrame = frameOf(reg(0));
-  } else if (Desc.isReturn() || Name.starts_with("POP64")) {
-    D.Stack = StackEffect::Pop;
-    D.StackBytes = 8;
-    if (Name == "POP64r")
-      D.PopsFrame = frameOf(reg(0));
-  } else if (Name == "LEAVE64") {
-    D.Stack = StackEffect::Leave;
-    D.StackBytes = 8;
-    D.PopsFrame = FramePointerReg;
-  } else if ((Name.starts_with("ADD64ri") || Name.starts_with("SUB64ri")) &&
-             Inst.getNumOperands() == 3 && frameOf(reg(0)) != NoPointer &&
-             reg(1).isReg() && reg(1).getReg() == reg(0).getReg() && reg(2).isImm()) {
-    D.MovesFrameTo = D.MovesFrameFrom = frameOf(reg(0));
-    D.MovesFrameBy = Name.starts_with("ADD") ? reg(2).getImm() : -reg(2).getImm();
-  } else if (Name == "LEA64r" && Inst.getNumOperands() == 6 && frameOf(reg(0)) != NoPointer &&
-             frameOf(reg(1)) != NoPointer && NoReg[3] && reg(4).isImm() && NoReg[5]) {
-    D.MovesFrameTo = frameOf(reg(0));
-    D.MovesFrameFrom = frameOf(reg(1));
-    D.MovesFrameBy = reg(4).getImm();
-  } else if (Name == "MOV64rr" && frameOf(reg(0)) != NoPointer &&
-             frameOf(reg(1)) != NoPointer) {
-    D.MovesFrameTo = frameOf(reg(0));
-    D.MovesFrameFrom = frameOf(reg(1));
-  }
+  llvm::SmallVector<llvm::MCPhysReg, 2> AddressRegisters;
+  Hooks->followFrame(Inst, D, AddressRegisters);
+  for (llvm::MCPhysReg Register : AddressRegisters)
+    for (uint16_t Unit : units(Register))
+      D.AddressUnits.push_back(Unit);
 
   // The stack engine: push, pop, call and ret neither wait for the stack pointer nor
   // make others wait for it.
@@ -398,16 +284,7 @@ void FlowModel::followFrame(const llvm::MCInst &Inst, FlowInstruction &D,
       if (!Explained && MRI.regsOverlap(W.Register, FrameRegisters[F]))
         D.ClobbersFrame |= 1 << F;
     }
-  // Whole-register moves to and from memory: what memory renaming pairs (CoreProfile).
-  if (Name == "MOV64mr" || Name == "PUSH64r")
-    D.StoresRegisterBytes = 8;
-  else if (Name == "MOV32mr")
-    D.StoresRegisterBytes = 4;
-  if (Name == "MOV64rm" || Name == "POP64r")
-    D.LoadsRegisterBytes = 8;
-  else if (Name == "MOV32rm")
-    D.LoadsRegisterBytes = 4;
-  D.DataLoad = isDataLoad(Inst, MCII, FrameRegisters[StackPointer]);
+  D.DataLoad = isDataLoad(Inst, Target.instrInfo(), FrameRegisters[StackPointer]);
   D.TouchesFrame = D.Stack != StackEffect::None ||
                    (D.Slot != NoPointer && (D.MayLoad || D.MayStore)) ||
                    D.MovesFrameTo != NoPointer || D.ClobbersFrame;

@@ -747,15 +747,4 @@ llvm::Error FlowSimulator::finish() {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::unique_ptr<Engine>>
-FlowEngine::create(std::unique_ptr<McaTarget> Target, LoadWaits Waits, CoreProfile Profile) {
-  auto Model = FlowModel::create(*Target, std::move(Profile));
-  if (!Model)
-    return Model.takeError();
-  std::unique_ptr<FlowEngine> E(new FlowEngine(std::move(Target)));
-  E->Model = std::move(*Model);
-  E->Waits = std::move(Waits);
-  return E;
-}
-
 } // namespace mlgo

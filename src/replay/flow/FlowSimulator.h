@@ -31,9 +31,10 @@
 ///  - the stack engine: push, pop, call and ret do not wait for one another's stack
 ///    pointer (McaTarget's --stack-engine for MCA);
 ///  - move elimination where the model declares none (LLVM's Intel models):
-///    register-to-register moves are renamed away (FlowModel.cpp);
+///    register-to-register moves are renamed away (FlowTarget::renamesMove);
 ///  - where an Emerald Rapids core differs from LLVM's Golden Cove model: a register
-///    xor takes one cycle, a rotate by an immediate one micro-op (FlowModel.cpp);
+///    xor takes one cycle, a rotate by an immediate one micro-op (FlowTarget::correct,
+///    target/X86/X86FlowTarget.cpp);
 ///  - branch mispredictions: after a transfer of control that the thread's predictor
 ///    got wrong (RefilledCode::Mispredicted, BranchPredictor.h), no younger instruction
 ///    dispatches before the previous event's last jump or call completes plus the
@@ -168,22 +169,6 @@ private:
   // Retirement.
   uint64_t LastRetire = 0;
   unsigned RetiredNow = 0; ///< in cycle LastRetire; 0: none retired yet
-};
-
-/// Cores timed by the flow engine; they share one FlowModel.
-class FlowEngine : public Engine {
-public:
-  static llvm::Expected<std::unique_ptr<Engine>> create(std::unique_ptr<McaTarget> Target,
-                                                        LoadWaits Waits = {},
-                                                        CoreProfile Profile = {});
-  std::unique_ptr<CoreSimulator> startCore(uint32_t NumFunctions) override {
-    return std::make_unique<FlowSimulator>(*Model, NumFunctions, &Waits);
-  }
-
-private:
-  FlowEngine(std::unique_ptr<McaTarget> Target) : Engine(EngineKind::Flow, std::move(Target)) {}
-  std::unique_ptr<FlowModel> Model;
-  LoadWaits Waits;
 };
 
 } // namespace mlgo
