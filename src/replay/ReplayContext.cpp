@@ -4,8 +4,8 @@
 /// needs them, under a lock, and kept.
 #include "replay/ReplayContext.h"
 #include "detail/Explainer.h"
-#include "detail/ReplayCache.h"
-#include "detail/Replayer.h"
+#include "detail/ResultCache.h"
+#include "detail/VariantReplay.h"
 #include "replay/Replay.h"
 #include "replay/fast/AutoShard.h"
 #include "support/Error.h"

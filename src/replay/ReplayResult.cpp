@@ -1,7 +1,7 @@
 /// \file
 /// Replay results: built from what a replay computed (makeResult), compared
 /// function by function, and written as JSON.
-#include "detail/Replayer.h"
+#include "detail/VariantReplay.h"
 #include "replay/Replay.h"
 #include "replay/fast/AutoShard.h"
 #include "replay/fast/Sampling.h"

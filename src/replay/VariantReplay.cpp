@@ -1,8 +1,8 @@
 /// \file
 /// One variant's replay: refill, a cost model, and the result with its functions.
-#include "detail/Replayer.h"
+#include "detail/VariantReplay.h"
 #include "detail/EngineFactory.h"
-#include "detail/ReplayCache.h"
+#include "detail/ResultCache.h"
 #include "replay/engine/ExactModel.h"
 #include "replay/fast/ChunkedReplay.h"
 #include "replay/fast/SpanModel.h"

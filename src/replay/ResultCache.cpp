@@ -1,7 +1,7 @@
 /// \file
 /// The replay cache: a hash of what decides a replay names its JSON file.
-#include "detail/ReplayCache.h"
-#include "detail/Replayer.h"
+#include "detail/ResultCache.h"
+#include "detail/VariantReplay.h"
 #include "support/ByteCursor.h"
 #include "support/InputFile.h"
 #include "support/Json.h"
