@@ -41,7 +41,7 @@ struct TargetCpus {
     unsigned Buffer = SM.MicroOpBufferSize;
     if (SM.hasExtraProcessorInfo() && SM.getExtraProcessorInfo().ReorderBufferSize)
       Buffer = SM.getExtraProcessorInfo().ReorderBufferSize;
-    // As the flow engine (FlowModel.cpp) tells an in-order core.
+    // As the flow engine (flow/FlowModel.cpp) tells an in-order core.
     return {CPU.str(), SM.hasInstrSchedModel(), Buffer < 2};
   }
 };

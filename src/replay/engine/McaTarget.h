@@ -19,7 +19,7 @@ public:
   /// Fails with an InputError for an unknown triple, an unknown CPU, or a CPU without a
   /// scheduling model.
   /// With \p StackEngine, x86's push, pop, call and ret do not wait for one another's
-  /// stack pointer, as on the hardware (McaSimulator.cpp's applyStackEngine).
+  /// stack pointer, as on the hardware (mca/McaSimulator.cpp's applyStackEngine).
   static llvm::Expected<std::unique_ptr<McaTarget>>
   create(llvm::StringRef Triple, llvm::StringRef CPU, bool StackEngine = false);
   const llvm::Target &target() const { return *T; }
