@@ -84,8 +84,8 @@ llvm::Error FlowModel::initialize() {
   // the cores rename register moves away (Ivy Bridge on: a chain of moves takes no
   // cycles, docs/results/accuracy.md) and register allocations differ in exactly
   // those moves. Without it, every copy holds an ALU and lengthens its chain, so trading
-  // copies for spills and reloads on the load and store ports looks like a gain. Which
-  // moves are renamed, the target says.
+  // copies for spills and reloads on the load and store ports looks like a gain. The
+  // target says which moves the cores rename (FlowTarget::renamesMove).
   if (!MovesEliminated) {
     MovesEliminated = DispatchWidth;
     RenamesUndeclaredMoves = true;
@@ -255,7 +255,7 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
 }
 
 /// What \p Inst does to the frames, as its target recognizes it (FlowTarget::followFrame),
-/// and what follows from that: the stack engine, and frame registers given new values.
+/// and what follows: the stack engine, and frame registers given unknown values.
 void FlowModel::followFrame(const llvm::MCInst &Inst, FlowInstruction &D,
                             llvm::MutableArrayRef<FlowRead> Reads) const {
   const llvm::MCRegisterInfo &MRI = Target.registerInfo();
