@@ -7,7 +7,7 @@
 /// counter.
 #pragma once
 
-#include "replay/CoreProfile.h"
+#include "replay/engine/CoreProfile.h"
 #include "support/Json.h"
 
 #include "llvm/Support/Error.h"

@@ -4,7 +4,7 @@
 #include "Commands.h"
 #include "ExitCode.h"
 #include "calibrate/Calibrate.h"
-#include "replay/CpuChoice.h"
+#include "replay/engine/CpuChoice.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include <fmt/format.h>

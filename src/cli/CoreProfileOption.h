@@ -3,7 +3,7 @@
 /// scheduling model (replay/CoreProfile.h).
 #pragma once
 
-#include "replay/CoreProfile.h"
+#include "replay/engine/CoreProfile.h"
 
 #include <CLI/CLI.hpp>
 #include <string>

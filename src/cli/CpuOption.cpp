@@ -3,7 +3,7 @@
 /// target registry before main initializes it for the command.
 #include "CpuOption.h"
 #include "Commands.h"
-#include "replay/CpuChoice.h"
+#include "replay/engine/CpuChoice.h"
 
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"

@@ -2,7 +2,7 @@
 /// --engine, as replay and train take it.
 #pragma once
 
-#include "replay/EngineKind.h"
+#include "replay/engine/EngineKind.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include <CLI/CLI.hpp>

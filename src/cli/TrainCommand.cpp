@@ -9,7 +9,7 @@
 #include "ExitCode.h"
 #include "NumberOptions.h"
 #include "replay/Replay.h"
-#include "replay/Sampling.h"
+#include "replay/fast/Sampling.h"
 #include "support/CacheDirectory.h"
 #include "support/InputFile.h"
 #include "support/Interrupt.h"

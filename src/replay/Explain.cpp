@@ -1,6 +1,6 @@
 /// \file
 /// Explanations as JSON (replay --explain --json's "explain" array).
-#include "Explain.h"
+#include "replay/Explain.h"
 
 namespace mlgo {
 

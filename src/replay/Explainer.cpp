@@ -2,9 +2,9 @@
 /// Explanations of a comparison: each block of a function decoded in both variants,
 /// its instructions given their profiled cycles, the two aligned by opcode, and the
 /// blocks that changed most kept.
-#include "Explainer.h"
-#include "SameTiming.h"
+#include "detail/Explainer.h"
 #include "code/Disassembler.h"
+#include "replay/fast/SameTiming.h"
 
 #include "llvm/MC/MCInst.h"
 #include <algorithm>

@@ -1,6 +1,6 @@
 /// \file
 /// One-shot replays through a ReplayContext.
-#include "Replay.h"
+#include "replay/Replay.h"
 
 namespace mlgo {
 

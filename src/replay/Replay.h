@@ -6,13 +6,13 @@
 /// context; the shard vocabulary is in SpanSettings.h, AutoShard.h and Sampling.h.
 #pragma once
 
-#include "ChunkSettings.h"
-#include "CoreProfile.h"
-#include "EngineKind.h"
-#include "Explain.h"
-#include "FunctionMismatch.h"
-#include "ReplayContext.h"
-#include "SpanSettings.h"
+#include "replay/Explain.h"
+#include "replay/ReplayContext.h"
+#include "replay/engine/CoreProfile.h"
+#include "replay/engine/EngineKind.h"
+#include "replay/fast/ChunkSettings.h"
+#include "replay/fast/SpanSettings.h"
+#include "replay/refill/FunctionMismatch.h"
 #include "support/Json.h"
 
 #include "llvm/Support/Error.h"

@@ -2,12 +2,12 @@
 /// The replay context: the trace's profile and hash read at creation; the traced binary,
 /// its code matched to the trace and its exact replay computed when a replay first
 /// needs them, under a lock, and kept.
-#include "ReplayContext.h"
-#include "AutoShard.h"
-#include "Explainer.h"
-#include "Replay.h"
-#include "ReplayCache.h"
-#include "Replayer.h"
+#include "replay/ReplayContext.h"
+#include "detail/Explainer.h"
+#include "detail/ResultCache.h"
+#include "detail/VariantReplay.h"
+#include "replay/Replay.h"
+#include "replay/fast/AutoShard.h"
 #include "support/Error.h"
 #include "support/Progress.h"
 #include "trace/TraceProfile.h"

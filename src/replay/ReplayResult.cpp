@@ -1,10 +1,10 @@
 /// \file
 /// Replay results: built from what a replay computed (makeResult), compared
 /// function by function, and written as JSON.
-#include "AutoShard.h"
-#include "Replay.h"
-#include "Replayer.h"
-#include "Sampling.h"
+#include "detail/VariantReplay.h"
+#include "replay/Replay.h"
+#include "replay/fast/AutoShard.h"
+#include "replay/fast/Sampling.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 /// \file
 /// Writing and reading checkpoints.
 #include "Checkpoint.h"
-#include "replay/Sampling.h"
+#include "replay/fast/Sampling.h"
 #include "support/Error.h"
 
 namespace mlgo {

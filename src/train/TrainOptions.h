@@ -7,9 +7,9 @@
 #include "Fitness.h"
 #include "NativeMeasure.h"
 #include "TrainProgram.h"
-#include "replay/CoreProfile.h"
-#include "replay/EngineKind.h"
-#include "replay/SpanSettings.h"
+#include "replay/engine/CoreProfile.h"
+#include "replay/engine/EngineKind.h"
+#include "replay/fast/SpanSettings.h"
 #include "support/Json.h"
 
 #include "llvm/Support/Error.h"

@@ -3,7 +3,7 @@
 /// recorded on. A run with several (train --job, --job-file) names each one.
 #pragma once
 
-#include "replay/SpanSettings.h"
+#include "replay/fast/SpanSettings.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -4,7 +4,7 @@
 /// checks behind the seals are reached; then without its description's seal. With
 /// MLGO_FUZZ_WRITE_SEED=F it writes a stored entry in that form to F and exits.
 #include "FuzzInput.h"
-#include "ReplayCache.h"
+#include "detail/ResultCache.h"
 #include "support/InputFile.h"
 #include "support/OutputFile.h"
 #include "support/SealedFile.h"

@@ -1,7 +1,7 @@
 // Where exact replay cuts a long trace: from the trace's length and the chunk length
 // alone, into chunks of equal length that cover it; a short trace is not cut.
-#include "ChunkSettings.h"
 #include "TestSupport.h"
+#include "replay/fast/ChunkSettings.h"
 
 using namespace mlgo;
 using namespace mlgo::test;

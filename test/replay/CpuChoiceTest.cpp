@@ -1,7 +1,7 @@
 // --mcpu's names: "native" is the host's CPU when LLVM can simulate it, skylake with a
 // warning when not; other names must be CPUs LLVM models.
-#include "CpuChoice.h"
 #include "TestSupport.h"
+#include "replay/engine/CpuChoice.h"
 
 #include "llvm/TargetParser/Host.h"
 #include <algorithm>

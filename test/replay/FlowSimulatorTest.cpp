@@ -9,11 +9,12 @@
 // latency and retires in the cycle it completes (in order); the cycles of a stream
 // run through the cycle of its last retirement, hence "+ 1" at the end.
 #include "Assemble.h"
-#include "CoreProfile.h"
-#include "CoreSimulator.h"
-#include "FlowSimulator.h"
-#include "McaSimulator.h"
 #include "TestSupport.h"
+#include "detail/EngineFactory.h"
+#include "replay/engine/CoreProfile.h"
+#include "replay/engine/CoreSimulator.h"
+#include "replay/flow/FlowSimulator.h"
+#include "replay/mca/McaSimulator.h"
 
 #include "llvm/MCA/Instruction.h"
 #include "llvm/MCA/Support.h"
@@ -191,8 +192,8 @@ struct Cpu {
 
   explicit Cpu(const std::string &Name) : Name(Name) {
     initializeTargets();
-    Flow = requireOk(Engine::create(EngineKind::Flow, Triple, Name, false));
-    Mca = requireOk(Engine::create(EngineKind::Mca, Triple, Name, false));
+    Flow = requireOk(createEngine(EngineKind::Flow, Triple, Name, false));
+    Mca = requireOk(createEngine(EngineKind::Mca, Triple, Name, false));
     Builder = std::make_unique<McaInstructionBuilder>(Flow->target());
     Masks.resize(model().getNumProcResourceKinds());
     llvm::mca::computeProcResourceMasks(model(), Masks);
@@ -646,7 +647,7 @@ TEST_CASE("flow: a core that renames memory gives a plain reload the spilled reg
       INFO(Name << ", reload " << Renamed << " cycles after the spill's data");
       CoreProfile Profile;
       Profile.RenamedReloadCycles = Renamed;
-      auto E = requireOk(Engine::create(EngineKind::Flow, Triple, Name, false, {}, Profile));
+      auto E = requireOk(createEngine(EngineKind::Flow, Triple, Name, false, {}, Profile));
       // As in the test above, four imuls make rax late and the spill of rax issues at
       // Stored; the reload into rbx has rax's value Renamed cycles later (not a load
       // latency and the forwarding's cycles), the add that uses it Lu after that. The
@@ -766,7 +767,7 @@ TEST_CASE("flow: a trace's load dependences decide which data loads wait for old
                 kernel("load_via_rdi") + kernel("use");
     std::vector<uint64_t> Addresses(Body.size());
     auto cycles = [&](const LoadDependences &Loads, uint32_t Segment) {
-      auto E = requireOk(Engine::create(EngineKind::Flow, Triple, Name, false,
+      auto E = requireOk(createEngine(EngineKind::Flow, Triple, Name, false,
                                         LoadWaits(Loads, 1)));
       auto Core = E->startCore(1);
       RefilledCode Event{0, 0, Body, Addresses, {}, {}};
@@ -840,7 +841,7 @@ TEST_CASE("flow: the same stream gives the same cycles, per function adding up",
     CHECK(First.FunctionCycles[0] + First.FunctionCycles[1] == First.Cycles);
     CHECK(simulate(*C.Flow, Bodies, Events) == First);
     // A fresh engine, and two cores of one engine on two threads at once.
-    auto Fresh = requireOk(Engine::create(EngineKind::Flow, Triple, Name, false));
+    auto Fresh = requireOk(createEngine(EngineKind::Flow, Triple, Name, false));
     CHECK(simulate(*Fresh, Bodies, Events) == First);
     Outcome Threaded[2];
     std::thread Other([&] { Threaded[1] = simulate(*Fresh, Bodies, Events); });

@@ -3,8 +3,9 @@
 // instructions' cycles add up to the function's and their executions to its
 // instructions; a profile that is not asked for costs the core nothing.
 #include "Assemble.h"
-#include "InstructionProfile.h"
 #include "TestSupport.h"
+#include "detail/EngineFactory.h"
+#include "replay/engine/InstructionProfile.h"
 
 using namespace mlgo;
 using namespace mlgo::test;
@@ -34,7 +35,7 @@ TEST_CASE("a core's cycles are attributed instruction by instruction", "[replay]
   const uint64_t Rounds = 5000; // more than MCA's batches: retirements lag behind adds
   for (EngineKind Kind : {EngineKind::Flow, EngineKind::Mca}) {
     INFO(engineName(Kind));
-    auto Cores = requireOk(Engine::create(Kind, "x86_64-unknown-linux-gnu", "skylake", false));
+    auto Cores = requireOk(createEngine(Kind, "x86_64-unknown-linux-gnu", "skylake", false));
     auto Core = Cores->startCore(2);
     InstructionAttribution Attribution(*Core, 2);
     for (uint64_t K = 0; K < Rounds; ++K) {

@@ -2,9 +2,9 @@
 // simulation when every read reads the reference's value, and MCA indeed gives it the
 // same cycles; a read of another value is a difference.
 #include "Assemble.h"
-#include "McaSimulator.h"
-#include "SpanPlan.h"
 #include "TestSupport.h"
+#include "replay/fast/SpanPlan.h"
+#include "replay/mca/McaSimulator.h"
 
 using namespace mlgo;
 using namespace mlgo::test;

@@ -1,10 +1,10 @@
 // Replay on a real recording of the bundled workload: refilling the trace with the
 // recorded binary's own code gives back exactly the traced instructions, address for
 // address, and a binary compared with itself has a predicted speedup of exactly 0.
-#include "Refill.h"
-#include "Replay.h"
 #include "TestSupport.h"
 #include "TracedAddresses.h"
+#include "replay/Replay.h"
+#include "replay/refill/Refill.h"
 #include "support/Error.h"
 #include "trace/SegmentTrace.h"
 #include "trace/Trace.h"

@@ -1,9 +1,9 @@
 // Fast replay's spans: where a variant's code differs from its reference's, with the
 // warm-up before and the settling events after, merged when close.
-#include "McaSimulator.h"
-#include "Sampling.h"
-#include "SpanPlan.h"
 #include "TestSupport.h"
+#include "replay/fast/Sampling.h"
+#include "replay/fast/SpanPlan.h"
+#include "replay/mca/McaSimulator.h"
 
 #include <set>
 

@@ -1,8 +1,8 @@
 // Matching a variant's blocks to a trace's by ID: IDs come from files (the trace header,
 // the variant's BB address map) and may take any 32-bit value.
 #include "TestSupport.h"
-#include "VariantCode.h"
 #include "code/CodeImage.h"
+#include "replay/refill/VariantCode.h"
 #include "trace/SegmentTrace.h"
 
 using namespace mlgo;

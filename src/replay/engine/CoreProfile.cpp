@@ -1,0 +1,81 @@
+/// \file
+/// Core profiles: the file format, the built-in ones and --core-profile.
+///   {"format": "mlgo-ra-core-profile", "version": 1, "mcpu": "znver4",
+///    "measured_on": "AuthenticAMD family 25 model 17", "renamed_reload_cycles": 0}
+/// renamed_reload_cycles may be null: the core does not rename stack slots. Other
+/// members (calibrate's measurements) are for people and ignored.
+#include "replay/engine/CoreProfile.h"
+#include "support/Error.h"
+
+namespace mlgo {
+
+namespace {
+constexpr const char *FormatName = "mlgo-ra-core-profile";
+constexpr int FormatVersion = 1;
+} // namespace
+
+std::string CoreProfile::identity() const {
+  if (empty())
+    return "";
+  return "renamed-reload " + std::to_string(*RenamedReloadCycles);
+}
+
+CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
+  CoreProfile P;
+  // Measured by `mlgo-ra calibrate` on an AMD EPYC of family 25 model 17 (Zen 4):
+  // a spill and its reload on a dependence chain cost no cycle (docs/calibrate.md).
+  if (CPU == "znver4") {
+    P.Source = "built-in znver4";
+    P.MeasuredOn = "AuthenticAMD family 25 model 17";
+    P.RenamedReloadCycles = 0;
+  }
+  return P;
+}
+
+Json coreProfileJson(const CoreProfile &Profile, llvm::StringRef CPU) {
+  Json Out = {{"format", FormatName},
+              {"version", FormatVersion},
+              {"mcpu", CPU.str()},
+              {"measured_on", Profile.MeasuredOn}};
+  Out["renamed_reload_cycles"] =
+      Profile.RenamedReloadCycles ? Json(*Profile.RenamedReloadCycles) : Json(nullptr);
+  return Out;
+}
+
+llvm::Expected<CoreProfile> readCoreProfile(llvm::StringRef Path) {
+  auto Value = readJsonFile(Path);
+  if (!Value)
+    return Value.takeError();
+  if (llvm::Error E = checkJsonFormat(*Value, Path, FormatName, FormatVersion, "core profile",
+                                      "core profile"))
+    return E;
+  CoreProfile P;
+  P.Source = Path.str();
+  auto MeasuredOn = getOptionalJsonField<std::string>(*Value, "measured_on", Path);
+  if (!MeasuredOn)
+    return MeasuredOn.takeError();
+  P.MeasuredOn = MeasuredOn->value_or("");
+  // Present, and null where the core does not rename (the format was checked above:
+  // the value is an object).
+  if (!Value->contains("renamed_reload_cycles"))
+    return inputError(Path, "missing field 'renamed_reload_cycles' (null: not renamed)");
+  if (!Value->at("renamed_reload_cycles").is_null()) {
+    auto Cycles = getJsonField<unsigned>(*Value, "renamed_reload_cycles", Path);
+    if (!Cycles)
+      return Cycles.takeError();
+    if (*Cycles > 64)
+      return inputError(Path, "renamed_reload_cycles {} is not a latency (at most 64)", *Cycles);
+    P.RenamedReloadCycles = *Cycles;
+  }
+  return P;
+}
+
+llvm::Expected<CoreProfile> resolveCoreProfile(llvm::StringRef Option, llvm::StringRef CPU) {
+  if (Option == "auto")
+    return builtInCoreProfile(CPU);
+  if (Option == "none")
+    return CoreProfile();
+  return readCoreProfile(Option);
+}
+
+} // namespace mlgo

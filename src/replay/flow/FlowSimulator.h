@@ -1,0 +1,174 @@
+/// \file
+/// The flow engine: an out-of-order core timed in one pass over the instruction
+/// stream, from the data LLVM MCA uses (FlowModel.h), without a per-cycle loop and
+/// without allocating per instruction. Each instruction, in program order:
+///  - dispatches in the first cycle D, not before the previous one's, with dispatch
+///    slots left (dispatch width, in micro-ops; an instruction wider than that takes
+///    whole cycles; begin- and end-group instructions start and end a cycle), room in
+///    the reorder buffer (micro-ops of dispatched instructions; an entry is free from
+///    the cycle after its instruction retired), in each scheduler it uses (instructions
+///    dispatched; a place is free in its instruction's issue cycle) and in the load and
+///    store queues (free as the reorder buffer's);
+///  - issues in the first cycle T > D at which its operands are ready (an earlier
+///    write's issue cycle plus its latency, less the read's advance; zero and
+///    dependency-breaking idioms do not wait) and a unit of each processor resource it
+///    uses is free for its cycles. Stores issue out of order, each when its own
+///    operands are ready; a load from an address the engine does not follow (below: not
+///    a stack slot; rbp counts as a frame pointer only while it points into the stack)
+///    issues no sooner than the addresses of all older stores are known
+///    (their base and index registers ready), since it may read what one of them
+///    writes (with the trace's load dependences, LoadWaits.h, only a data load that
+///    read what a recent store wrote does). Because older instructions book resources first, younger ones take the
+///    cycles left over: oldest-first selection among ready instructions, as MCA's
+///    scheduler does it. Instructions without latency or resources (and eliminated
+///    register moves) are done at D, their values ready no sooner than their operands;
+///  - completes at T plus its latency, and retires at the first cycle R after the
+///    previous one's retirement and its completion (retire width permitting).
+/// The cycles of a stream end with its last retirement.
+///
+/// What MCA does not model and real cores do, for the spills and reloads that
+/// eviction policies change:
+///  - the stack engine: push, pop, call and ret do not wait for one another's stack
+///    pointer (McaTarget's --stack-engine for MCA);
+///  - move elimination where the model declares none (LLVM's Intel models):
+///    register-to-register moves are renamed away (FlowTarget::renamesMove);
+///  - where an Emerald Rapids core differs from LLVM's Golden Cove model: a register
+///    xor takes one cycle, a rotate by an immediate one micro-op (FlowTarget::correct,
+///    target/X86/X86FlowTarget.cpp);
+///  - branch mispredictions: after a transfer of control that the thread's predictor
+///    got wrong (RefilledCode::Mispredicted, BranchPredictor.h), no younger instruction
+///    dispatches before the previous event's last jump or call completes plus the
+///    model's MispredictPenalty. An allocation changes how late a branch resolves: a
+///    compare that waits for a reload makes each misprediction cost more;
+///  - store-to-load forwarding: a load of a stack slot (a push or a [rsp + c] or
+///    [rbp + c] store, the frame registers followed through push, pop, call, ret, add,
+///    sub, lea and mov) that an earlier store wrote gets its value no sooner than a
+///    load's latency plus ForwardingCycles after that store issued. MCA treats every
+///    load as independent of every store. On a core that renames memory (a
+///    CoreProfile's RenamedReloadCycles), a plain register reload of a slot that a
+///    register store of the same size wrote gets the stored value that many cycles
+///    after the store issued, no sooner than its own dispatch; it still issues and
+///    uses a load port, as the core checks the renaming with a load.
+#pragma once
+
+#include "replay/engine/CoreSimulator.h"
+#include "replay/flow/FlowModel.h"
+#include "replay/refill/LoadWaits.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+#include <vector>
+
+namespace mlgo {
+
+class FlowSimulator : public CoreSimulator {
+public:
+  /// \p Waits (may be null) outlives the core.
+  FlowSimulator(const FlowModel &Model, uint32_t NumFunctions,
+                const LoadWaits *Waits = nullptr);
+  ~FlowSimulator() override;
+
+  llvm::Error add(const RefilledCode &Code) override;
+  llvm::Error finish() override;
+
+  /// Branches the predictor got wrong so far.
+  uint64_t mispredictions() const { return Mispredictions; }
+
+  /// A load forwarded from a store gets its value this much later than a load from the
+  /// cache would. Fitted on bench/accuracy's measured variants (docs/results/accuracy.md):
+  /// with 0 or 1, parse's stress variants, whose reloads wait for recent spills, rank as
+  /// faster than the baseline; 2 and 3 rank the workloads alike.
+  static constexpr uint64_t ForwardingCycles = 2;
+
+private:
+  class Lanes;
+  class Frames;
+  class Scheduler;
+  struct Retirements;
+  struct Op;
+
+  /// The descriptions of \p Code's instructions.
+  llvm::Expected<llvm::ArrayRef<Op>> describe(const RefilledCode &Code);
+  /// Sets, per data load of a segment's \p Ops, whether it waits for older stores.
+  static void applyLoadWaits(llvm::MutableArrayRef<Op> Ops, llvm::ArrayRef<uint8_t> Waits);
+  /// The same for code described before, found by its segment (most events); else
+  /// empty.
+  llvm::ArrayRef<Op> describedSegment(const RefilledCode &Code) const;
+  uint64_t dispatch(const Op &O);
+  /// The first cycle from \p Ready on at which the resources are free, booked.
+  uint64_t book(llvm::ArrayRef<FlowResourceUse> Uses, uint64_t Ready);
+  /// The same for one unit of one resource.
+  uint64_t bookOne(const FlowResourceUse &U, uint64_t Ready);
+  /// When the last of \p Units' values is ready.
+  uint64_t operands(llvm::ArrayRef<uint16_t> Units) const;
+  /// The same for I's reads that a write may forward to early.
+  uint64_t advancedOperands(const FlowInstruction &I) const;
+  /// Times \p O; returns when it completes.
+  uint64_t time(const Op &O);
+  /// Dispatch waits until \p Cycle, a new cycle, if later than the dispatch cycle;
+  /// returns whether it was.
+  bool waitUntil(uint64_t Cycle);
+  void retire(const Op &O, uint64_t Complete);
+
+  const FlowModel &Model;
+  const LoadWaits *Waits;
+  /// Model's widths and sizes that each instruction reads, at hand.
+  const unsigned DispatchWidth, ReorderBufferSize, RetireLimit; ///< retire: unbounded ~0
+  const unsigned MispredictPenalty;
+  /// The core renames memory (CoreProfile::RenamedReloadCycles): with what latency.
+  const bool Renames;
+  const uint64_t RenamedReloadCycles;
+  /// The descriptions of the instructions of events timed before, by where the
+  /// event's instructions start: Count of them in Ops from First.
+  struct Described {
+    uint32_t First = 0, Count = 0;
+  };
+  /// By trace segment (RefilledCode::Segment): the same, and where the code was.
+  struct DescribedSegment : Described {
+    const llvm::MCInst *Code = nullptr;
+  };
+  std::vector<DescribedSegment> DescribedBySegment;
+  struct CodeAddress : llvm::DenseMapInfo<const llvm::MCInst *> {
+    /// Refilled code lies in large vectors: their addresses differ in few bits.
+    static unsigned getHashValue(const llvm::MCInst *Code) {
+      uint64_t Address = reinterpret_cast<uintptr_t>(Code);
+      return static_cast<unsigned>((Address * 0x9E3779B97F4A7C15ull) >> 32);
+    }
+  };
+  llvm::DenseMap<const llvm::MCInst *, Described, CodeAddress> DescribedByCode;
+  std::vector<Op> Ops;
+
+  // Dispatch.
+  uint64_t DispatchCycle = 0;
+  unsigned SlotsUsed = 0, MovesEliminatedNow = 0;
+  bool GroupEnded = false;
+  std::unique_ptr<Retirements> InFlight;
+  /// The model's schedulers and one more, never full, for instructions without one.
+  std::vector<Scheduler> Schedulers;
+  std::vector<unsigned> SchedulerSizes;
+  const unsigned LoadQueueLimit, StoreQueueLimit; ///< read only where bounded
+
+  // Issue.
+  std::unique_ptr<Lanes> Busy;
+  /// Per register unit, when its last write's value is ready (above bit 16) and what
+  /// wrote it (the write resource, below): the latest of several is their largest.
+  /// (Two more: a unit never written, that Op's reads are padded with, and one never
+  /// read, for its writes.)
+  std::vector<uint64_t> UnitValues;
+  std::vector<uint32_t> NextLane; ///< per resource: where the search for a unit starts
+  /// When the addresses of all stores so far are known.
+  uint64_t StoreAddressesKnown = 0;
+  std::unique_ptr<Frames> Memory;
+  uint64_t LastEvent = ~uint64_t(0);
+
+  // Branches: when the last jump or call of the previous event completed (0: it had
+  // none).
+  uint64_t BranchResolved = 0, Mispredictions = 0;
+
+  // Retirement.
+  uint64_t LastRetire = 0;
+  unsigned RetiredNow = 0; ///< in cycle LastRetire; 0: none retired yet
+};
+
+} // namespace mlgo
