@@ -8,6 +8,7 @@
 #include "detail/VariantReplay.h"
 #include "replay/Replay.h"
 #include "replay/fast/AutoShard.h"
+#include "replay/fast/ShardCollector.h"
 #include "support/Error.h"
 #include "support/Progress.h"
 #include "trace/TraceProfile.h"
@@ -71,17 +72,33 @@ struct FastReplay {
   std::optional<double> ShardError;
 };
 
-/// Fast replay of \p Code against \p Reference; with Opts.AutoShard (decided by the
-/// context), AutoShard's shard first.
+/// The events of a shard, collected once: ReplayContext's.
+using ShardSource = llvm::function_ref<llvm::Expected<const ShardEvents *>(const SpanSettings &)>;
+
+/// Fast replay of \p Code against \p Reference, on its shard's events (from \p Shards)
+/// if Opts.Spans samples; with Opts.AutoShard (decided by the context), AutoShard's
+/// shard first.
 llvm::Expected<FastReplay> replayFast(const ReplayOptions &Opts, const TraceProfile &Profile,
                                       const VariantCode &Code, const VariantCode &Reference,
-                                      const PredictedCosts &ReferenceCosts, Progress &Bar) {
+                                      const Replayed &ReferenceRun, Progress &Bar,
+                                      ShardSource Shards) {
+  auto replay = [&](const ReplayOptions &With) -> llvm::Expected<Replayed> {
+    const ShardEvents *Shard = nullptr;
+    if (With.Spans.samples()) {
+      auto Collected = Shards(With.Spans);
+      if (!Collected)
+        return Collected.takeError();
+      Shard = *Collected;
+    }
+    return replayAgainst(With, Profile, Code, Reference, ReferenceRun, Bar, Shard);
+  };
+  const PredictedCosts &ReferenceCosts = ReferenceRun.Costs;
   FastReplay Out;
   Out.Ran = Opts;
   uint64_t Tried = 0; ///< instructions simulated on a shard not kept
   if (Opts.AutoShard) {
     AutoShard::sampleIn(Out.Ran.Spans);
-    auto Sharded = replayAgainst(Out.Ran, Profile, Code, Reference, ReferenceCosts, Bar);
+    auto Sharded = replay(Out.Ran);
     if (!Sharded)
       return Sharded.takeError();
     // The speedup is the reference's cycles over these.
@@ -95,7 +112,7 @@ llvm::Expected<FastReplay> replayFast(const ReplayOptions &Opts, const TraceProf
     Out.Ran = Opts;
     Tried = Costs.Simulated;
   }
-  auto Run = replayAgainst(Opts, Profile, Code, Reference, ReferenceCosts, Bar);
+  auto Run = replay(Opts);
   if (!Run)
     return Run.takeError();
   Out.Run = std::move(*Run);
@@ -120,6 +137,23 @@ struct ReplayContext::State {
   std::optional<CodeImage> Recorded; ///< the binary the trace was recorded on
   std::optional<VariantCode> Reference; ///< Recorded's code, matched to the trace
   std::optional<Replayed> ReferenceRun; ///< its exact replay, with event cycles
+  /// The events of each shard a fast replay sampled, with the settings they were
+  /// collected for, collected when first needed and kept (never replaced: replays read
+  /// them unlocked).
+  std::vector<std::pair<SpanSettings, std::unique_ptr<ShardEvents>>> Shards;
+
+  /// The events of \p Spans' shard; takes Lock.
+  llvm::Expected<const ShardEvents *> shard(const SpanSettings &Spans) {
+    std::lock_guard<std::mutex> Guard(Lock);
+    for (const auto &[Collected, Kept] : Shards)
+      if (sameShard(Collected, Spans))
+        return Kept.get();
+    auto Collected = collectShardEvents(Profile.Path, Spans);
+    if (!Collected)
+      return Collected.takeError();
+    Shards.emplace_back(Spans, std::make_unique<ShardEvents>(std::move(*Collected)));
+    return Shards.back().second.get();
+  }
 
   /// The recorded binary; Lock held. A failure is not kept: the next call tries again.
   llvm::Expected<const CodeImage *> recorded() {
@@ -235,7 +269,8 @@ llvm::Expected<ReplayResult> ReplayContext::predict(llvm::StringRef Code) {
       return Run.takeError();
     Reference = *Run; // kept, never replaced: safe to read unlocked
   }
-  auto R = replayFast(Opts, Profile, Matched, *S->Reference, Reference->Costs, Bar);
+  auto R = replayFast(Opts, Profile, Matched, *S->Reference, *Reference, Bar,
+                      [&](const SpanSettings &Spans) { return S->shard(Spans); });
   if (!R)
     return R.takeError();
   return makeFastResult(Profile, Matched, *R);
@@ -270,7 +305,8 @@ llvm::Expected<ReplayComparison> ReplayContext::compare(llvm::StringRef Baseline
     if (!BaselineRun)
       return BaselineRun.takeError();
     auto CandidateRun =
-        replayFast(Opts, Profile, CandidateCode, BaselineCode, BaselineRun->Costs, Bar);
+        replayFast(Opts, Profile, CandidateCode, BaselineCode, *BaselineRun, Bar,
+                   [&](const SpanSettings &Spans) { return S->shard(Spans); });
     if (!CandidateRun)
       return CandidateRun.takeError();
     return ReplayComparison{makeResult(Opts, Profile, BaselineCode, *BaselineRun, true),

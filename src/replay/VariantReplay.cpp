@@ -6,6 +6,7 @@
 #include "replay/engine/ExactModel.h"
 #include "replay/fast/ChunkedReplay.h"
 #include "replay/fast/SpanModel.h"
+#include "replay/refill/ShardEvents.h"
 #include "support/Warning.h"
 
 #include "llvm/Support/Path.h"
@@ -52,7 +53,8 @@ using ModelMaker =
 /// \p Make gives.
 llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfile &Profile,
                                     const VariantCode &Code, const VariantCode *Reference,
-                                    const ModelMaker &Make, Progress &Bar) {
+                                    const ModelMaker &Make, Progress &Bar,
+                                    const ShardEvents *Shard = nullptr) {
   auto Cores = createEngine(Opts.Engine, replayTriple(Opts, Code), Opts.CPU, Opts.StackEngine,
                               loadWaits(Opts, Profile), Opts.Core);
   if (!Cores)
@@ -64,13 +66,17 @@ llvm::Expected<Replayed> replayWith(const ReplayOptions &Opts, const TraceProfil
   std::unique_ptr<CostModel> Model =
       Make(**Cores, Profile.Header.Functions.size() + Unmapped.Names.size());
   uint64_t Reported = 0;
-  auto Counts = refillTrace(
-      **Reader, Code, *Model, Unmapped.OfModule,
-      [&](uint64_t Done) {
-        Bar.advance(Done - Reported);
-        Reported = Done;
-      },
-      Reference);
+  auto Counts =
+      Shard ? refillShard(*Shard, **Reader, Code, *Model, Unmapped.OfModule, Reference)
+            : refillTrace(
+                  **Reader, Code, *Model, Unmapped.OfModule,
+                  [&](uint64_t Done) {
+                    Bar.advance(Done - Reported);
+                    Reported = Done;
+                  },
+                  Reference);
+  if (Shard)
+    Bar.advance(Profile.Instructions);
   if (!Counts)
     return Counts.takeError();
   auto Costs = Model->finish();
@@ -130,15 +136,20 @@ llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TracePro
 
 llvm::Expected<Replayed> replayAgainst(const ReplayOptions &Opts, const TraceProfile &Profile,
                                        const VariantCode &Code, const VariantCode &Reference,
-                                       const PredictedCosts &ReferenceCosts, Progress &Bar) {
+                                       const Replayed &ReferenceRun, Progress &Bar,
+                                       const ShardEvents *Shard) {
   unsigned Jobs = jobs(Opts);
-  return replayWith(
+  auto Run = replayWith(
       Opts, Profile, Code, &Reference,
       [&](Engine &Cores, uint32_t NumFunctions) {
         return std::make_unique<SpanModel>(Cores, NumFunctions, Opts.Spans, Jobs,
-                                           ReferenceCosts);
+                                           ReferenceRun.Costs);
       },
-      Bar);
+      Bar, Shard);
+  // A shard's refill counts its own events; the trace's are the reference's.
+  if (Run && Shard)
+    Run->Counts = ReferenceRun.Counts;
+  return Run;
 }
 
 } // namespace mlgo

@@ -1,7 +1,7 @@
 // The branch predictor on outcome patterns whose predictability is known: constant,
 // alternating, short loops and an indirect jump's cycle of targets are learned once
 // the history holds them, a random pattern is mispredicted about half the time.
-#include "refill/detail/BranchPredictor.h"
+#include "replay/refill/BranchPredictor.h"
 
 #include <catch2/catch.hpp>
 #include <functional>

@@ -1,56 +1,12 @@
 // Fast replay's spans: where a variant's code differs from its reference's, with the
 // warm-up before and the settling events after, merged when close.
-#include "TestSupport.h"
+#include "SpanTesting.h"
 #include "replay/fast/Sampling.h"
-#include "replay/fast/SpanPlan.h"
-#include "replay/mca/McaSimulator.h"
 
 #include <set>
 
-#include "llvm/MC/MCInstBuilder.h"
-#include <functional>
-
 using namespace mlgo;
 using namespace mlgo::test;
-
-namespace {
-
-/// Events of 4 instructions each, numbered 0, 1, ...: same code in variant and
-/// reference except at the events given.
-struct Events {
-  std::vector<llvm::MCInst> Same, Other;
-  std::vector<uint64_t> Addresses = std::vector<uint64_t>(4);
-
-  Events() {
-    for (unsigned I = 0; I < 4; ++I) {
-      Same.push_back(llvm::MCInstBuilder(1));
-      Other.push_back(llvm::MCInstBuilder(2));
-    }
-  }
-  /// Plans \p Count events, event E differing when Differs(E).
-  std::vector<Span> plan(SpanPlanner &Planner, uint64_t Count,
-                         std::function<bool(uint64_t)> Differs) {
-    for (uint64_t E = 0; E < Count; ++E)
-      requireSuccess(Planner.onCode(
-          0, {7, E, Differs(E) ? llvm::ArrayRef(Other) : llvm::ArrayRef(Same), Addresses,
-              Same, Addresses}));
-    Planner.finish();
-    return Planner.takeSpans();
-  }
-};
-
-/// What a SpanPlanner needs: a target (skylake).
-struct Planning {
-  std::unique_ptr<McaTarget> Target;
-
-  Planning() {
-    initializeTargets();
-    Target = requireOk(McaTarget::create("x86_64-unknown-linux-gnu", "skylake"));
-  }
-  SpanPlanner planner(const SpanSettings &Settings) { return SpanPlanner(Settings, *Target); }
-};
-
-} // namespace
 
 TEST_CASE("spans cover differing code with its warm-up and settling", "[replay]") {
   Planning P;

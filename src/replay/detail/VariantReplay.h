@@ -12,6 +12,8 @@
 
 namespace mlgo {
 
+struct ShardEvents;
+
 /// The pseudo-functions that replayed unmapped code is attributed to, numbered after
 /// the trace's functions: one per module file name ("[unmapped] libc.so.6").
 struct UnmappedFunctions {
@@ -27,11 +29,13 @@ llvm::Expected<Replayed> replayExactly(const ReplayOptions &Opts, const TracePro
                                        llvm::StringRef TraceHash, const VariantCode &Code,
                                        Progress &Bar, bool RecordEvents = false);
 
-/// Fast replay of \p Code against \p Reference, whose exact costs with event cycles
-/// are \p ReferenceCosts.
+/// Fast replay of \p Code against \p Reference, whose exact replay with event cycles
+/// is \p ReferenceRun. With \p Shard (collected for Opts.Spans' shard), only its
+/// events are read, and the counts are the reference's: those of the whole trace.
 llvm::Expected<Replayed> replayAgainst(const ReplayOptions &Opts, const TraceProfile &Profile,
                                        const VariantCode &Code, const VariantCode &Reference,
-                                       const PredictedCosts &ReferenceCosts, Progress &Bar);
+                                       const Replayed &ReferenceRun, Progress &Bar,
+                                       const ShardEvents *Shard = nullptr);
 
 /// The result of replaying \p Code (ReplayResult.cpp); \p AutoShardError: that of a
 /// fast replay that tried AutoShard's shard first.

@@ -28,6 +28,9 @@ public:
     return Planner.pendingInstructions() >= BatchInstructions ? simulatePlanned()
                                                               : llvm::Error::success();
   }
+  void onSkip(uint32_t ThreadId, uint64_t Event) override {
+    Planner.onSkip(ThreadId, Event);
+  }
   llvm::Expected<PredictedCosts> finish() override;
 
 private:

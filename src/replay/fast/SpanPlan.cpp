@@ -120,6 +120,18 @@ llvm::Error SpanPlanner::onCode(uint32_t ThreadId, const RefilledCode &Code) {
   return llvm::Error::success();
 }
 
+void SpanPlanner::onSkip(uint32_t ThreadId, uint64_t Event) {
+  ThreadState &T = Threads[ThreadId];
+  if (T.Open)
+    close(T);
+  T.History.clear();
+  T.HistoryInstructions = 0;
+  T.Cooling = false;
+  T.Settled = UINT32_MAX;
+  T.Pairing.reset();
+  T.Events = Event;
+}
+
 void SpanPlanner::finish() {
   for (auto &[Id, T] : Threads)
     if (T.Open)

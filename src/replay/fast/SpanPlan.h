@@ -61,6 +61,9 @@ public:
   const SpanSettings &settings() const { return Settings; }
 
   llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) override;
+  /// Ends the thread's open span and forgets what it followed: its next event is
+  /// \p Event, far from the last one (refillShard's runs are at least a warm-up long).
+  void onSkip(uint32_t ThreadId, uint64_t Event) override;
   /// Ends every thread's open span.
   void finish();
   /// The spans ended since the last call, handed over.

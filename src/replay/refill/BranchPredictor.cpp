@@ -1,6 +1,6 @@
 /// \file
 /// The predictor of BranchPredictor.h.
-#include "detail/BranchPredictor.h"
+#include "replay/refill/BranchPredictor.h"
 
 namespace mlgo {
 

@@ -1,8 +1,9 @@
 /// \file
 /// Refilling a trace: events to decoded instructions, each segment and chunk decoded once.
 #include "replay/refill/Refill.h"
-#include "detail/BranchPredictor.h"
 #include "detail/DecodedCode.h"
+#include "replay/refill/BranchPredictor.h"
+#include "replay/refill/ShardEvents.h"
 #include "support/Error.h"
 
 #include "llvm/Support/Compiler.h"
@@ -139,53 +140,22 @@ std::pair<llvm::ArrayRef<llvm::MCInst>, llvm::ArrayRef<uint64_t>> slice(const Ev
 }
 } // namespace
 
-llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const VariantCode &Code,
-                                         RefillSink &Sink,
-                                         llvm::ArrayRef<uint32_t> UnmappedFunctions,
-                                         const std::function<void(uint64_t)> &OnProgress,
-                                         const VariantCode *Reference) {
-  EventDecoder Decoder(Trace, Code, UnmappedFunctions);
-  std::optional<EventDecoder> ReferenceDecoder;
-  if (Reference)
-    ReferenceDecoder.emplace(Trace, *Reference, UnmappedFunctions);
-  RefillCounts Counts;
-  uint64_t NextProgress = OnProgress ? 1 << 20 : UINT64_MAX;
-  /// Per thread: events so far, its branch predictor, and the segment its previous event
-  /// ran whole (the site of the transfer that ended it), if it did.
-  struct ThreadEvents {
-    uint64_t Ordinal = 0;
-    BranchPredictor Predictor;
-    uint32_t Site = RefilledCode::NoSegment;
-  };
-  std::map<uint32_t, ThreadEvents> Threads;
-  uint32_t LastThread = 0;
-  ThreadEvents *Thread = nullptr; ///< Threads[LastThread]: a thread's events come in runs
-  const auto &Segments = Trace.segments();
-  // One event's code at a time, its fields set: a new one zeroed per event took a slow
-  // `rep stos` each.
-  RefilledCode Refilled;
-  llvm::Error Err = forEachEvent(Trace, [&](uint32_t ThreadId,
-                                            const SegmentEvent &E) -> llvm::Error {
-    if (ThreadId != LastThread || !Thread) {
-      Thread = &Threads[ThreadId]; // std::map: stays where it is
-      LastThread = ThreadId;
-    }
-    uint64_t Ordinal = Thread->Ordinal++;
-    // Every event of the trace passes here, whatever the sink keeps. A segment that does
-    // not start its block continues it after a call returned: the return stack predicts
-    // that.
-    bool Whole = E.What == SegmentEvent::Segment;
-    Refilled.Mispredicted = Whole && Thread->Site != RefilledCode::NoSegment &&
-                            Segments[E.Index].SegmentInBlock == 0 &&
-                            !Thread->Predictor.predicts(Thread->Site, E.Index);
-    Thread->Site = Whole ? E.Index : RefilledCode::NoSegment;
-    Counts.Mispredicted += Refilled.Mispredicted;
-    uint64_t Position = Counts.TraceInstructions;
-    Counts.TraceInstructions += E.Count;
-    if (Counts.TraceInstructions >= NextProgress) {
-      OnProgress(Counts.TraceInstructions);
-      NextProgress = Counts.TraceInstructions + (1 << 20);
-    }
+namespace {
+/// Hands events to a sink with their code (and the reference's): what refillTrace and
+/// refillShard share.
+class Refiller {
+public:
+  Refiller(const SegmentTraceReader &Trace, const VariantCode &Code,
+           const VariantCode *Reference, llvm::ArrayRef<uint32_t> UnmappedFunctions,
+           RefillSink &Sink, RefillCounts &Counts)
+      : Decoder(Trace, Code, UnmappedFunctions), UnmappedFunctions(UnmappedFunctions),
+        Sink(Sink), Counts(Counts) {
+    if (Reference)
+      ReferenceDecoder.emplace(Trace, *Reference, UnmappedFunctions);
+  }
+
+  llvm::Error refill(uint32_t ThreadId, const SegmentEvent &E, uint64_t Ordinal,
+                     uint64_t Position, bool Mispredicted) {
     bool IsCode = E.What == SegmentEvent::UnmappedCode;
     if (E.What == SegmentEvent::Unmapped || (IsCode && UnmappedFunctions.empty())) {
       Counts.UnmappedSkipped += E.Count;
@@ -201,6 +171,7 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
     Refilled.Function = Found->Function;
     Refilled.Event = Ordinal;
     Refilled.Position = Position;
+    Refilled.Mispredicted = Mispredicted;
     Refilled.Segment = E.What == SegmentEvent::Segment ? E.Index : RefilledCode::NoSegment;
     std::tie(Refilled.Instructions, Refilled.Addresses) = slice(*Found);
     if (ReferenceDecoder) {
@@ -214,11 +185,82 @@ llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const Varian
     // where code was left out (the flow engine then forgets the stack's layout), the
     // same with a reference and without.
     return Sink.onCode(ThreadId, Refilled);
+  }
+
+private:
+  EventDecoder Decoder;
+  std::optional<EventDecoder> ReferenceDecoder;
+  llvm::ArrayRef<uint32_t> UnmappedFunctions;
+  RefillSink &Sink;
+  RefillCounts &Counts;
+  // One event's code at a time, its fields set: a new one zeroed per event took a slow
+  // `rep stos` each.
+  RefilledCode Refilled;
+};
+} // namespace
+
+llvm::Expected<RefillCounts> refillTrace(SegmentTraceReader &Trace, const VariantCode &Code,
+                                         RefillSink &Sink,
+                                         llvm::ArrayRef<uint32_t> UnmappedFunctions,
+                                         const std::function<void(uint64_t)> &OnProgress,
+                                         const VariantCode *Reference) {
+  RefillCounts Counts;
+  Refiller Refill(Trace, Code, Reference, UnmappedFunctions, Sink, Counts);
+  uint64_t NextProgress = OnProgress ? 1 << 20 : UINT64_MAX;
+  /// Per thread: events so far, and its transfers of control.
+  struct ThreadEvents {
+    uint64_t Ordinal = 0;
+    ThreadTransfers Transfers;
+  };
+  std::map<uint32_t, ThreadEvents> Threads;
+  uint32_t LastThread = 0;
+  ThreadEvents *Thread = nullptr; ///< Threads[LastThread]: a thread's events come in runs
+  const auto &Segments = Trace.segments();
+  llvm::Error Err = forEachEvent(Trace, [&](uint32_t ThreadId,
+                                            const SegmentEvent &E) -> llvm::Error {
+    if (ThreadId != LastThread || !Thread) {
+      Thread = &Threads[ThreadId]; // std::map: stays where it is
+      LastThread = ThreadId;
+    }
+    uint64_t Ordinal = Thread->Ordinal++;
+    // Every event of the trace passes here, whatever the sink keeps.
+    bool Mispredicted = Thread->Transfers.mispredictedInto(E, Segments);
+    Counts.Mispredicted += Mispredicted;
+    uint64_t Position = Counts.TraceInstructions;
+    Counts.TraceInstructions += E.Count;
+    if (Counts.TraceInstructions >= NextProgress) {
+      OnProgress(Counts.TraceInstructions);
+      NextProgress = Counts.TraceInstructions + (1 << 20);
+    }
+    return Refill.refill(ThreadId, E, Ordinal, Position, Mispredicted);
   });
   if (Err)
     return Err;
   if (OnProgress)
     OnProgress(Counts.TraceInstructions);
+  return Counts;
+}
+
+llvm::Expected<RefillCounts> refillShard(const ShardEvents &Shard,
+                                         const SegmentTraceReader &Trace,
+                                         const VariantCode &Code, RefillSink &Sink,
+                                         llvm::ArrayRef<uint32_t> UnmappedFunctions,
+                                         const VariantCode *Reference) {
+  RefillCounts Counts;
+  Refiller Refill(Trace, Code, Reference, UnmappedFunctions, Sink, Counts);
+  for (const ShardRun &Run : Shard.Runs) {
+    Sink.onSkip(Run.Thread, Run.FirstEvent);
+    for (size_t I = Run.Begin; I < Run.End; ++I) {
+      const ShardEvent &E = Shard.Events[I];
+      Counts.Mispredicted += E.Mispredicted;
+      Counts.TraceInstructions += E.count();
+      if (llvm::Error Err = Refill.refill(Run.Thread, E.event(),
+                                          Run.FirstEvent + (I - Run.Begin), 0, E.Mispredicted))
+        return Err;
+    }
+  }
+  for (const auto &[Thread, Events] : Shard.ThreadEvents)
+    Sink.onSkip(Thread, Events);
   return Counts;
 }
 

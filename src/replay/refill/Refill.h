@@ -13,6 +13,7 @@
 namespace mlgo {
 
 class Disassembler;
+struct ShardEvents;
 
 /// Consecutive instructions of one traced function as the variant runs them, or of
 /// unmapped code as it was recorded.
@@ -29,7 +30,7 @@ struct RefilledCode {
   llvm::ArrayRef<llvm::MCInst> ReferenceInstructions;
   llvm::ArrayRef<uint64_t> ReferenceAddresses;
   /// Instructions of the trace (all threads, all kinds of events) before the event:
-  /// where it is in the trace, the same in every variant.
+  /// where it is in the trace, the same in every variant (0 from refillShard).
   uint64_t Position = 0;
   /// The trace segment the event runs whole (its instructions the same each time), or
   /// NoSegment: lets a sink find what it keeps per piece of code by index.
@@ -45,6 +46,13 @@ class RefillSink {
 public:
   virtual ~RefillSink();
   virtual llvm::Error onCode(uint32_t ThreadId, const RefilledCode &Code) = 0;
+  /// The events of \p ThreadId from the last one handed over up to ordinal \p Event
+  /// are left out (refillShard, between its runs, and after the last one the thread's
+  /// count of events): what comes next does not continue what came before.
+  virtual void onSkip(uint32_t ThreadId, uint64_t Event) {
+    (void)ThreadId;
+    (void)Event;
+  }
 };
 
 /// What a refill modeled and what it could not.
@@ -83,5 +91,15 @@ refillTrace(SegmentTraceReader &Trace, const VariantCode &Code, RefillSink &Sink
             llvm::ArrayRef<uint32_t> UnmappedFunctions = {},
             const std::function<void(uint64_t)> &OnProgress = nullptr,
             const VariantCode *Reference = nullptr);
+
+/// refillTrace over the events \p Shard kept of \p Trace (ShardEvents.h; the refill
+/// reads the trace's header, segments and code chunks), run by run, each after an onSkip
+/// to its first event; then an onSkip per thread to its count of events. The counts are
+/// of those events.
+llvm::Expected<RefillCounts> refillShard(const ShardEvents &Shard,
+                                         const SegmentTraceReader &Trace,
+                                         const VariantCode &Code, RefillSink &Sink,
+                                         llvm::ArrayRef<uint32_t> UnmappedFunctions,
+                                         const VariantCode *Reference);
 
 } // namespace mlgo

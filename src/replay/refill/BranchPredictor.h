@@ -21,6 +21,8 @@
 /// stack).
 #pragma once
 
+#include "trace/SegmentTrace.h"
+
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -73,6 +75,29 @@ private:
   uint64_t Transfers = 0;
   std::array<uint64_t, Tables> PathHash{};
   std::array<uint64_t, Tables> OutgoingWeight{}; ///< Base^PathLengths[T]
+};
+
+/// One thread's transfers of control along the trace: which of its events follow a
+/// misprediction (RefilledCode::Mispredicted). Every reader of a trace's events that
+/// marks them (refillTrace, ShardCollector) follows each thread's events with one.
+class ThreadTransfers {
+public:
+  /// Whether the transfer into \p E, the thread's next event, was mispredicted.
+  bool mispredictedInto(const SegmentEvent &E,
+                        const std::vector<SegmentTraceReader::SegmentName> &Segments) {
+    // Only a whole segment ends in a known transfer. A segment that does not start its
+    // block continues it after a call returned: the return stack predicts that.
+    bool Whole = E.What == SegmentEvent::Segment;
+    bool Missed = Whole && Site != NoSite && Segments[E.Index].SegmentInBlock == 0 &&
+                  !Predictor.predicts(Site, E.Index);
+    Site = Whole ? E.Index : NoSite;
+    return Missed;
+  }
+
+private:
+  static constexpr uint32_t NoSite = ~uint32_t(0);
+  BranchPredictor Predictor;
+  uint32_t Site = NoSite; ///< the segment the previous event ran whole, if it did
 };
 
 } // namespace mlgo
