@@ -58,6 +58,11 @@ llvm::Expected<StripResult> keepOnlyFunctions(llvm::StringRef Input,
     F.setComdat(nullptr);
     ++Result.Stripped;
   }
+  // An alias defines its name by the function it names, always kept: a C++ class's
+  // complete-object destructor (D1) is often an alias of its base-object one (D2).
+  for (const llvm::GlobalAlias &A : (*M)->aliases())
+    if (auto *F = llvm::dyn_cast<llvm::Function>(A.getAliaseeObject()); F && !F->isDeclaration())
+      Defined.insert(A.getName());
   for (const auto &Name : Keep)
     if (!Defined.contains(Name.getKey()))
       Result.Missing.push_back(Name.getKey().str());

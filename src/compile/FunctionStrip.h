@@ -17,7 +17,8 @@ struct StripResult {
 };
 
 /// Reads the bitcode module \p Input, keeps the definitions named in \p Keep (IR names;
-/// functions an alias or ifunc refers to are kept too, as the IR requires), declares the
+/// functions an alias or ifunc refers to are kept too, as the IR requires, and an alias
+/// of a defined function is defined), declares the
 /// rest, and writes the result to \p Output atomically; writes nothing when some of
 /// \p Keep is missing.
 llvm::Expected<StripResult> keepOnlyFunctions(llvm::StringRef Input,

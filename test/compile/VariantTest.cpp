@@ -140,6 +140,19 @@ TEST_CASE("the fast path gives the traced functions the code of a whole compile"
     CHECK(M.Reused);
 }
 
+TEST_CASE("a traced alias is defined by the function it names", "[compile][variant]") {
+  // As a C++ complete-object destructor (D1) that is an alias of its base-object one.
+  std::string Dir = makeTempDir("variant-alias");
+  std::string Corpus = makeCorpus(Dir);
+  writeTraced(Corpus, R"("mix", "g_alias")", TracedApp);
+  VariantPlan Fast = requireOk(planVariant(Corpus, planOptions(Dir + "/cache")));
+  CHECK(Fast.FastPath);
+  VariantResult F = compile(Policy::makeDefault(), Fast, Dir + "/fast");
+  auto Code = readSections(F.Directory + "/pressure.o", ".text.");
+  CHECK(Code.count(".text.g"));   // the alias's code, kept
+  CHECK_FALSE(Code.count(".text.cold"));
+}
+
 TEST_CASE("variant compiles refuse what they cannot do", "[compile][variant]") {
   std::string Dir = makeTempDir("variant-errors");
   std::string Corpus = makeCorpus(Dir);
