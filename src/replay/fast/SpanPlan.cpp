@@ -124,11 +124,7 @@ void SpanPlanner::onSkip(uint32_t ThreadId, uint64_t Event) {
   ThreadState &T = Threads[ThreadId];
   if (T.Open)
     close(T);
-  T.History.clear();
-  T.HistoryInstructions = 0;
-  T.Cooling = false;
-  T.Settled = UINT32_MAX;
-  T.Pairing.reset();
+  T = ThreadState(); // as a thread not seen yet
   T.Events = Event;
 }
 
