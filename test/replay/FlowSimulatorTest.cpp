@@ -657,13 +657,29 @@ TEST_CASE("flow: a core that renames memory gives a plain reload the spilled reg
       // imul rax; spill rax; reload rax in a loop: each iteration takes the imul's latency
       // plus Renamed; the last reload retires after the last spill completes, and after
       // its own load executed (the core checks the renaming with a load): on one
-      // iteration, that load, issued in cycle 1, is the last to complete.
+      // iteration, that load, issued in cycle 1, is the last to complete. The first
+      // reload, dispatched in cycle 0, has its value no sooner than a load's latency
+      // later (below), which delays the chain by Late.
       const uint64_t LoopReload = C.describe(Loop[2]).WriteLatency.at("RAX");
+      const uint64_t Late = LoopReload - std::min(LoopReload, 1 + Li + Renamed);
       for (unsigned N : {1u, 3u, 200u}) {
         INFO(N);
-        const uint64_t Chain =
-            1 + N * Li + (N - 1) * Renamed + std::max<uint64_t>(Renamed, LoopStore);
+        const uint64_t Chain = (N > 1 ? Late : 0) + 1 + N * Li + (N - 1) * Renamed +
+                               std::max<uint64_t>(Renamed, LoopStore);
         CHECK(Cpu::run(*E, Loop, N) == std::max(Chain, 1 + LoopReload) + 1);
+      }
+      // Renaming pays only where dispatch runs ahead of the data. A reload that
+      // dispatches long after its spill (behind K kernels of zero idioms here, as after
+      // a misprediction) has the value a load's latency after its dispatch, as from the
+      // cache; the add that uses it completes Lu later.
+      const Code &Zeros = kernel("zeros");
+      const uint64_t Lr = C.describe("reload").WriteLatency.at("RBX");
+      REQUIRE(C.describe("spill").MicroOps == 1);
+      for (unsigned K : {20u, 50u}) {
+        INFO(K << " kernels of zero idioms between");
+        const uint64_t Dispatched = (1 + K * Zeros.size()) / C.width();
+        CHECK(Cpu::run(*E, kernel("spill") + repeat(Zeros, K) + kernel("reload") +
+                               kernel("use")) == Dispatched + Lr + Lu + 1);
       }
       // A reload folded into an operation (add 8(%rsp), %rax) is not renamed: four imuls
       // on rax, the spill, then the folded add waits for the forwarded value as without

@@ -358,7 +358,9 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
         At = std::max(At, Operands + Write.Latency);
       else if (Forwarding && Renames && I.LoadsRegisterBytes &&
                I.LoadsRegisterBytes == Forwarding->RegisterBytes)
-        At = std::max(D, ForwardedAt + RenamedReloadCycles); // the stored register's value
+        // The stored register's value, but not before a load's latency after dispatch
+        // (FlowSimulator.h).
+        At = std::max(D + Write.Latency, ForwardedAt + RenamedReloadCycles);
       else if (Forwarding)
         At = std::max(At, ForwardedAt + Write.Latency + ForwardingCycles);
       Complete = std::max(Complete, At);
