@@ -49,7 +49,7 @@
 ///    register store of the same size wrote gets the stored value that many cycles
 ///    after the store issued, but no sooner than a load's latency after its own
 ///    dispatch: renaming pays only where dispatch runs ahead of the data, not after a
-///    misprediction (bench/tools/forwarding.c: after lfence a reload costs 3 cycles more
+///    misprediction (bench/tools/forwarding.c: after lfence a reload costs 3-4 cycles more
 ///    than a register copy on Zen 4). It still issues and uses a load port, as the core
 ///    checks the renaming with a load.
 #pragma once
