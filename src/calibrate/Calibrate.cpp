@@ -1,12 +1,14 @@
 /// \file
 /// From loop timings to a core profile.
 #include "Calibrate.h"
+#include "FetchLoops.h"
 #include "HostCpu.h"
 #include "StoreLoadLoops.h"
 #include "support/Error.h"
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace mlgo {
 
@@ -15,6 +17,22 @@ namespace {
 /// Store-to-load paths at most this long are renaming: forwarding from the store
 /// buffer takes 4 cycles or more on every x86-64 core of the last decade.
 constexpr double MaxRenamedPath = 2.5;
+
+/// A block that crosses a line boundary costs at least this much more than one within
+/// a line where the front end fetches by lines: a whole cycle on Zen 4.
+constexpr double MinCrossingCycles = 0.5;
+
+/// The line the front end fetches by, from \p Fetch (FetchLoops.h): the smallest
+/// boundary whose crossing costs, if the front end fetches one block a cycle (the
+/// engine's rule; a core that takes two jumps a cycle is not modeled).
+std::optional<unsigned> fetchLine(const std::vector<FetchCycles> &Fetch) {
+  if (Fetch.empty() || Fetch.front().Crosses != 0 || Fetch.front().Cycles < 0.75)
+    return std::nullopt;
+  for (const FetchCycles &F : Fetch)
+    if (F.Crosses && F.Cycles - Fetch.front().Cycles >= MinCrossingCycles)
+      return F.Crosses;
+  return std::nullopt;
+}
 
 } // namespace
 
@@ -33,6 +51,11 @@ llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings) {
   C.Loops = storeLoadLoopSeconds(Settings.Iterations, Settings.Runs);
   for (LoopCycles &L : C.Loops)
     L.Cycles = L.Cycles * C.ClockGHz * 1e9 / double(Settings.Iterations);
+  // 16 blocks a pass, a quarter of the passes (each pass is 16 jumps).
+  uint64_t Passes = std::max<uint64_t>(1, Settings.Iterations / 4);
+  C.Fetch = fetchLoopSeconds(Passes, Settings.Runs);
+  for (FetchCycles &F : C.Fetch)
+    F.Cycles = F.Cycles * C.ClockGHz * 1e9 / double(Passes * 16);
   C.Profile.Source = "calibrate";
   C.Profile.MeasuredOn = C.Host;
   // The engine's rule pairs whole-register stores and loads of a stack slot (mov and
@@ -40,6 +63,7 @@ llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings) {
   for (const LoopCycles &L : C.Loops)
     if (L.Name == "spill_reload" && L.path() <= MaxRenamedPath)
       C.Profile.RenamedReloadCycles = unsigned(std::lround(std::max(0.0, L.path())));
+  C.Profile.FetchLineBytes = fetchLine(C.Fetch);
   return C;
 #endif
 }
@@ -52,7 +76,15 @@ Json calibrationJson(const Calibration &C, llvm::StringRef CPU) {
                      {"code", L.Code},
                      {"cycles", std::round(L.Cycles * 100) / 100},
                      {"store_to_load_cycles", std::round(L.path() * 100) / 100}});
-  Out["measurements"] = {{"clock_ghz", std::round(C.ClockGHz * 1000) / 1000}, {"loops", Loops}};
+  Json Fetch = Json::array();
+  for (const FetchCycles &F : C.Fetch)
+    Fetch.push_back({{"name", F.Name},
+                     {"offset", F.Offset},
+                     {"crosses", F.Crosses},
+                     {"cycles_per_block", std::round(F.Cycles * 100) / 100}});
+  Out["measurements"] = {{"clock_ghz", std::round(C.ClockGHz * 1000) / 1000},
+                         {"loops", Loops},
+                         {"fetch_loops", Fetch}};
   return Out;
 }
 

@@ -26,10 +26,20 @@ struct LoopCycles {
   double path() const { return Cycles - AluCycles; }
 };
 
+/// One front-end loop: blocks of `lea; lea; jmp` (10 bytes) entered by taken jumps,
+/// each at Offset in its 64-byte line, crossing a boundary of Crosses bytes (0: none),
+/// and the cycles a block.
+struct FetchCycles {
+  std::string Name;
+  unsigned Offset = 0, Crosses = 0;
+  double Cycles = 0;
+};
+
 struct Calibration {
   std::string Host; ///< "AuthenticAMD family 25 model 17"
   double ClockGHz = 0;
   std::vector<LoopCycles> Loops;
+  std::vector<FetchCycles> Fetch;
   CoreProfile Profile;
 };
 

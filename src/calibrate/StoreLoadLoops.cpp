@@ -5,29 +5,11 @@
 /// are [rsp + 8] as a compiler's spills are.
 #include "StoreLoadLoops.h"
 
-#include <ctime>
+#include "CpuSeconds.h"
 
 namespace mlgo {
 
 namespace {
-
-double threadSeconds() {
-  timespec Now;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &Now);
-  return double(Now.tv_sec) + double(Now.tv_nsec) * 1e-9;
-}
-
-/// The fastest of \p Runs runs of \p Loop(Iterations).
-template <typename Loop> double fastest(uint64_t Iterations, unsigned Runs, Loop Run) {
-  double Best = 1e30;
-  for (unsigned R = 0; R < Runs; ++R) {
-    double Began = threadSeconds();
-    Run(Iterations);
-    double Took = threadSeconds() - Began;
-    Best = Took < Best ? Took : Best;
-  }
-  return Best;
-}
 
 #if defined(__x86_64__)
 // BODY works on x (%1), y (%2) and p (%3, a pointer to 8 writable longs).
@@ -50,7 +32,7 @@ template <typename Loop> double fastest(uint64_t Iterations, unsigned Runs, Loop
 
 double multiplyChainSeconds(uint64_t Iterations, unsigned Runs) {
 #if defined(__x86_64__)
-  return fastest(Iterations, Runs, [](uint64_t Left) {
+  return fastestSeconds(Iterations, Runs, [](uint64_t Left) {
     long X = 3;
     __asm__ volatile(".p2align 6\n"
                      "1:\n\t"
@@ -73,7 +55,7 @@ std::vector<LoopCycles> storeLoadLoopSeconds(uint64_t Iterations, unsigned Runs)
   std::vector<LoopCycles> Loops;
 #if defined(__x86_64__)
   auto add = [&](const char *Name, const char *Code, unsigned Alu, auto Run) {
-    Loops.push_back({Name, Code, fastest(Iterations, Runs, Run), Alu});
+    Loops.push_back({Name, Code, fastestSeconds(Iterations, Runs, Run), Alu});
   };
   add("spill_reload", "xor x, 5; mov [rsp+8], x; mov x, [rsp+8]", 1,
       MLGO_STORE_LOAD_LOOP("xor $5, %1\n\tmov %1, 8(%%rsp)\n\tmov 8(%%rsp), %1"));

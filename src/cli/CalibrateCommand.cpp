@@ -49,6 +49,16 @@ int calibrate(CalibrateFlags &F) {
                                      *C->Profile.RenamedReloadCycles)
                        : std::string("  stack slots are not renamed: reloads are forwarded "
                                      "from the store\n"));
+  for (const FetchCycles &B : C->Fetch)
+    llvm::outs() << fmt::format("  {:<20} {:>7.2f} cycles a block of lea; lea; jmp at offset {} "
+                                "of its line\n",
+                                B.Name, B.Cycles, B.Offset);
+  llvm::outs() << (C->Profile.FetchLineBytes
+                       ? fmt::format("  the front end fetches a block a cycle, split at "
+                                     "{}-byte lines\n",
+                                     *C->Profile.FetchLineBytes)
+                       : std::string("  the front end keeps up with dispatch (no fetch "
+                                     "line found)\n"));
   if (!F.Output.empty())
     llvm::outs() << fmt::format("  profile written to {} (replay --core-profile {})\n",
                                 F.Output, F.Output);

@@ -14,6 +14,9 @@ check "the profile names its format" grep -q '"format": "mlgo-ra-core-profile"' 
 native=$("$MLGO_RA" replay --mcpu help | sed -n 's/.*native, the default: \([^)]*\)).*/\1/p')
 check "and the host's CPU ($native)" grep -q "\"mcpu\": \"$native\"" "$work/profile.json"
 check "six loops measured" [ "$(grep -c '"store_to_load_cycles"' "$work/profile.json")" = 6 ]
+check "and four of the front end" [ "$(grep -c '"cycles_per_block"' "$work/profile.json")" = 4 ]
+check "the profile says what line the front end fetches by" \
+  grep -Eq '"fetch_line_bytes": (null|16|32|64)' "$work/profile.json"
 clock=$(grep -o '"clock_ghz": [0-9.]*' "$work/profile.json" | grep -o '[0-9.]*$')
 check "a clock between 0.5 and 8 GHz ($clock)" awk -v c="$clock" 'BEGIN { exit !(c > 0.5 && c < 8) }'
 run "$MLGO_RA" calibrate --runs 1 --json
@@ -48,6 +51,8 @@ bad '{"format": "mlgo-ra-core-profile", "version": 2}' \
 bad "{$head}" "missing field 'renamed_reload_cycles' (null: not renamed)"
 bad "{$head, \"renamed_reload_cycles\": 1000}" \
   "renamed_reload_cycles 1000 is not a latency (at most 64)"
+bad "{$head, \"renamed_reload_cycles\": 0, \"fetch_line_bytes\": 48}" \
+  "fetch_line_bytes 48 is not a line size (a power of two, 16 to 4096)"
 bad "{$head, \"renamed_reload_cycles\": -1}" \
   "field 'renamed_reload_cycles': -1 is not an integer from 0 to 4294967295"
 run "$MLGO_RA" replay --trace "$work/app.bbtrace" --code "$work/app" --mcpu znver4 \

@@ -690,6 +690,51 @@ TEST_CASE("flow: a core that renames memory gives a plain reload the spilled reg
   }
 }
 
+TEST_CASE("flow: the front end fetches a block a cycle, split where it enters a line",
+          "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    CoreProfile Profile;
+    Profile.FetchLineBytes = 64;
+    auto E = requireOk(createEngine(EngineKind::Flow, Triple, Name, false, {}, Profile));
+    const Code &Zero = kernel("zero"); // done when dispatched: only fetch and dispatch pace it
+    REQUIRE(C.describe(Zero[0]).ZeroLatency);
+    const std::vector<uint8_t> Two = {2}; // its bytes
+    // N events of one zero idiom each, at Step bytes from one another from Start: the
+    // cycles of the stream.
+    auto cycles = [&](unsigned N, uint64_t Start, uint64_t Step, const std::vector<uint8_t> &Sizes) {
+      std::vector<uint64_t> Addresses(N);
+      auto Core = E->startCore(1);
+      for (unsigned K = 0; K < N; ++K) {
+        Addresses[K] = Start + K * Step;
+        RefilledCode Event{0, K, Zero, llvm::ArrayRef(Addresses).slice(K, 1), {}, {}};
+        Event.Sizes = Sizes;
+        requireSuccess(Core->add(Event));
+      }
+      requireSuccess(Core->finish());
+      return Core->cycles();
+    };
+    for (unsigned N : {1u, 10u, 100u}) {
+      INFO(N);
+      // Each one reached by a taken jump (a line apart, or 16 bytes: not where the one
+      // before ended): a block, and a cycle, each; the first is fetched in cycle 1.
+      CHECK(cycles(N, 0, 64, Two) == N + 1);
+      CHECK(cycles(N, 0, 16, Two) == N + 1);
+      // Each where the one before ended, through one line and into the next ones: a
+      // line a cycle, and a line holds 32 of them, more than a cycle's dispatch, so
+      // fetch stays ahead and they dispatch W a cycle as without a front end, after the
+      // first fetch's cycle.
+      REQUIRE(C.width() < 32);
+      CHECK(cycles(N, 0, 2, Two) == C.flow(repeat(Zero, N)) + 1);
+      // Starting at the last byte of a line: each instruction enters a line.
+      CHECK(cycles(N, 63, 64, Two) == 2 * N + 1);
+    }
+    // Code without its instructions' sizes is not fetched.
+    CHECK(cycles(10, 0, 64, {}) == C.flow(repeat(Zero, 10)));
+  }
+}
+
 TEST_CASE("flow: stack slots are followed through the frame registers' changes", "[replay][flow]") {
   for (const char *Name : Cpus) {
     INFO(Name);

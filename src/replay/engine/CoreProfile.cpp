@@ -1,8 +1,10 @@
 /// \file
 /// Core profiles: the file format, the built-in ones and --core-profile.
 ///   {"format": "mlgo-ra-core-profile", "version": 1, "mcpu": "znver4",
-///    "measured_on": "AuthenticAMD family 25 model 17", "renamed_reload_cycles": 0}
-/// renamed_reload_cycles may be null: the core does not rename stack slots. Other
+///    "measured_on": "AuthenticAMD family 25 model 17", "renamed_reload_cycles": 0,
+///    "fetch_line_bytes": 64}
+/// renamed_reload_cycles may be null: the core does not rename stack slots;
+/// fetch_line_bytes null or absent (profiles written before it): no front end. Other
 /// members (calibrate's measurements) are for people and ignored.
 #include "replay/engine/CoreProfile.h"
 #include "support/Error.h"
@@ -17,17 +19,24 @@ constexpr int FormatVersion = 1;
 std::string CoreProfile::identity() const {
   if (empty())
     return "";
-  return "renamed-reload " + std::to_string(*RenamedReloadCycles);
+  std::string Text =
+      "renamed-reload " + (RenamedReloadCycles ? std::to_string(*RenamedReloadCycles) : "none");
+  // Added only when set, so that the keys of profiles without a front end stay.
+  if (FetchLineBytes)
+    Text += " fetch-line " + std::to_string(*FetchLineBytes);
+  return Text;
 }
 
 CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
   CoreProfile P;
   // Measured by `mlgo-ra calibrate` on an AMD EPYC of family 25 model 17 (Zen 4):
-  // a spill and its reload on a dependence chain cost no cycle (docs/calibrate.md).
+  // a spill and its reload on a dependence chain cost no cycle; a block of code that
+  // crosses a 64-byte line takes a cycle more to fetch (docs/calibrate.md).
   if (CPU == "znver4") {
     P.Source = "built-in znver4";
     P.MeasuredOn = "AuthenticAMD family 25 model 17";
     P.RenamedReloadCycles = 0;
+    P.FetchLineBytes = 64;
   }
   return P;
 }
@@ -39,6 +48,7 @@ Json coreProfileJson(const CoreProfile &Profile, llvm::StringRef CPU) {
               {"measured_on", Profile.MeasuredOn}};
   Out["renamed_reload_cycles"] =
       Profile.RenamedReloadCycles ? Json(*Profile.RenamedReloadCycles) : Json(nullptr);
+  Out["fetch_line_bytes"] = Profile.FetchLineBytes ? Json(*Profile.FetchLineBytes) : Json(nullptr);
   return Out;
 }
 
@@ -66,6 +76,15 @@ llvm::Expected<CoreProfile> readCoreProfile(llvm::StringRef Path) {
     if (*Cycles > 64)
       return inputError(Path, "renamed_reload_cycles {} is not a latency (at most 64)", *Cycles);
     P.RenamedReloadCycles = *Cycles;
+  }
+  if (Value->contains("fetch_line_bytes") && !Value->at("fetch_line_bytes").is_null()) {
+    auto Bytes = getJsonField<unsigned>(*Value, "fetch_line_bytes", Path);
+    if (!Bytes)
+      return Bytes.takeError();
+    if (*Bytes < 16 || *Bytes > 4096 || (*Bytes & (*Bytes - 1)))
+      return inputError(Path, "fetch_line_bytes {} is not a line size (a power of two, 16 to "
+                              "4096)", *Bytes);
+    P.FetchLineBytes = *Bytes;
   }
   return P;
 }

@@ -25,8 +25,13 @@ struct CoreProfile {
   /// sooner than it dispatches, instead of by forwarding from the store. Zen 2 and
   /// Zen 4 do this at renaming (0 cycles); none: the engine's forwarding rule.
   std::optional<unsigned> RenamedReloadCycles;
+  /// The front end: it fetches one block of code a cycle, and a block ends at a taken
+  /// transfer of control and where the code enters the next aligned line of this many
+  /// bytes (64 on Zen 4: a block of two instructions across a line boundary takes two
+  /// cycles). None: the front end keeps up with dispatch.
+  std::optional<unsigned> FetchLineBytes;
 
-  bool empty() const { return !RenamedReloadCycles; }
+  bool empty() const { return !RenamedReloadCycles && !FetchLineBytes; }
   /// What a replay cache key needs: the numbers, not where they came from; "" when
   /// empty, so that the keys of replays without a profile stay as they were.
   std::string identity() const;

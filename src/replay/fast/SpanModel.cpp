@@ -28,6 +28,7 @@ llvm::Error SpanModel::simulate(const Span &S, std::vector<Delta> &Out) const {
     const SpanCode &Code = Planner.codes()[S.Events[I].first];
     uint32_t Tag = I < S.WarmUp || I >= S.Counted ? NumFunctions : Code.Function;
     RefilledCode Event{Tag, S.Ordinals[I], Code.Instructions, Code.Addresses, {}, {}};
+    Event.Sizes = Code.Sizes;
     Event.Mispredicted = S.Mispredicted[I];
     if (llvm::Error E = Sim.add(Event))
       return E;

@@ -32,6 +32,8 @@ FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions,
       MispredictPenalty(Model.mispredictPenalty()),
       Renames(Model.profile().RenamedReloadCycles.has_value()),
       RenamedReloadCycles(Model.profile().RenamedReloadCycles.value_or(0)),
+      Fetches(Model.profile().FetchLineBytes.has_value()),
+      FetchLineShift(llvm::countr_zero(Model.profile().FetchLineBytes.value_or(1))),
       InFlight(std::make_unique<Retirements>(Model.reorderBuffer(), Model.loadQueue(),
                                              Model.storeQueue())),
       Schedulers(Model.buffers().size() + 1),
@@ -120,6 +122,8 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
     // Dispatch resumes with the right instructions, in a cycle of their own.
     if (waitUntil(BranchResolved + MispredictPenalty))
       GroupEnded = false;
+    // Fetch restarts there too: the right block is fetched in the cycle it dispatches.
+    FetchCycle = std::max(FetchCycle, DispatchCycle - 1);
   }
   BranchResolved = 0;
   LastEvent = Code.Event;
@@ -135,7 +139,12 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   // Retirement happens within cycle LastRetire, so LastRetire + 1 cycles have passed.
   // An event's instructions retire together unless each one's cycles are asked for.
   bool OneByOne = recordsInstructionCycles();
-  for (const Op &O : Described) {
+  // Code without its instructions' sizes (built by hand) is not fetched.
+  bool Fetched = Fetches && Code.Sizes.size() == Code.Instructions.size();
+  for (size_t K = 0; K < Described.size(); ++K) {
+    const Op &O = Described[K];
+    if (Fetched)
+      fetch(Code, K);
     uint64_t Complete = time(O);
     // Without a branch: a transfer ends a segment, or comes just before its last jump.
     BranchResolved = O.Branches ? Complete : BranchResolved;
@@ -145,6 +154,25 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   if (!OneByOne)
     retired(Code.Function, Code.Event, LastRetire + 1, Code.Instructions.size());
   return llvm::Error::success();
+}
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::fetch(const RefilledCode &Code, size_t K) {
+  uint64_t Address = Code.Addresses[K], End = Address + Code.Sizes[K];
+  uint64_t Blocks = 0;
+  if (Address != FetchNext) { // a taken transfer: a new block, from its line
+    Blocks = 1;
+    FetchLine = Address >> FetchLineShift;
+  }
+  uint64_t EndLine = (End - 1) >> FetchLineShift;
+  Blocks += EndLine - FetchLine; // each line entered: a block of its own
+  FetchLine = EndLine;
+  FetchNext = End;
+  if (Blocks) {
+    // After dispatch stalled, the front end has fetched ahead, but only so far.
+    uint64_t Ahead = DispatchCycle - std::min(DispatchCycle, FetchLeadCycles);
+    FetchCycle = std::max(FetchCycle + Blocks, Ahead);
+    waitUntil(FetchCycle);
+  }
 }
 
 LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::dispatch(const Op &I) {

@@ -51,7 +51,13 @@
 ///    dispatch: renaming pays only where dispatch runs ahead of the data, not after a
 ///    misprediction (bench/tools/forwarding.c: after lfence a reload costs 3-4 cycles more
 ///    than a register copy on Zen 4). It still issues and uses a load port, as the core
-///    checks the renaming with a load.
+///    checks the renaming with a load;
+///  - the front end, where a CoreProfile names its line (FetchLineBytes): one block of
+///    code fetched a cycle, a block ending at a taken transfer (an event that does not
+///    start where the one before ended) and where the code enters the next line; no
+///    instruction dispatches before its block was fetched, and fetch runs at most
+///    FetchLeadCycles ahead of dispatch. Refilled code carries each instruction's bytes
+///    for it (RefilledCode::Sizes).
 #pragma once
 
 #include "replay/engine/CoreSimulator.h"
@@ -77,6 +83,12 @@ public:
 
   /// Branches the predictor got wrong so far.
   uint64_t mispredictions() const { return Mispredictions; }
+
+  /// How many cycles the front end may fetch ahead of dispatch (its queue between):
+  /// after dispatch stalled, it catches up no further than this. An assumption (Zen 4
+  /// and Skylake queue 64 or more micro-ops, about 10 cycles of dispatch); the taken
+  /// transfers and line crossings of the code, not the queue, are what variants change.
+  static constexpr uint64_t FetchLeadCycles = 10;
 
   /// A load forwarded from a store gets its value this much later than a load from the
   /// cache would. Fitted on bench/accuracy's measured variants (docs/results/accuracy.md):
@@ -113,6 +125,10 @@ private:
   /// returns whether it was.
   bool waitUntil(uint64_t Cycle);
   void retire(const Op &O, uint64_t Complete);
+  /// The front end (CoreProfile::FetchLineBytes): instruction K of \p Code is fetched
+  /// (the block it is in: a new one after a taken transfer, one more each line entered)
+  /// and dispatch waits for it.
+  void fetch(const RefilledCode &Code, size_t K);
 
   const FlowModel &Model;
   const LoadWaits *Waits;
@@ -122,6 +138,9 @@ private:
   /// The core renames memory (CoreProfile::RenamedReloadCycles): with what latency.
   const bool Renames;
   const uint64_t RenamedReloadCycles;
+  /// The front end is modeled (CoreProfile::FetchLineBytes): log2 of its line's bytes.
+  const bool Fetches;
+  const unsigned FetchLineShift;
   /// The descriptions of the instructions of events timed before, by where the
   /// event's instructions start: Count of them in Ops from First.
   struct Described {
@@ -141,6 +160,10 @@ private:
   };
   llvm::DenseMap<const llvm::MCInst *, Described, CodeAddress> DescribedByCode;
   std::vector<Op> Ops;
+
+  // Fetch: the cycle of the block being fetched, its line, and the address after the
+  // last instruction fetched (another: a taken transfer).
+  uint64_t FetchCycle = 0, FetchLine = 0, FetchNext = ~uint64_t(0);
 
   // Dispatch.
   uint64_t DispatchCycle = 0;

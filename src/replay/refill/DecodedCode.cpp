@@ -40,6 +40,7 @@ llvm::Expected<const DecodedCode *> DecodedCodeCache::get(const CodeImage &Image
     Code->Instructions.push_back(Inst);
     Code->Addresses.push_back(Address + Offset);
     Code->Offsets.push_back(Offset);
+    Code->Sizes.push_back(static_cast<uint8_t>(*Size));
     Offset += *Size;
   }
   Slot = std::move(Code);
@@ -79,6 +80,7 @@ llvm::Expected<const DecodedCode *> DecodedCodeCache::chunk(const CodeChunk &Chu
     Code->Instructions.push_back(Inst);
     Code->Addresses.push_back(Chunk.Address + Offset);
     Code->Offsets.push_back(Offset);
+    Code->Sizes.push_back(Length);
     Offset += Length;
   }
   Slot = std::move(Code);

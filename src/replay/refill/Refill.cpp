@@ -174,12 +174,15 @@ public:
     Refilled.Mispredicted = Mispredicted;
     Refilled.Segment = E.What == SegmentEvent::Segment ? E.Index : RefilledCode::NoSegment;
     std::tie(Refilled.Instructions, Refilled.Addresses) = slice(*Found);
+    Refilled.Sizes = llvm::ArrayRef(Found->Code->Sizes).slice(Found->First, Found->Count);
     if (ReferenceDecoder) {
       const EventCode *InReference;
       if (llvm::Error Err = ReferenceDecoder->decode(ThreadId, E, InReference))
         return Err;
       std::tie(Refilled.ReferenceInstructions, Refilled.ReferenceAddresses) =
           slice(*InReference);
+      Refilled.ReferenceSizes =
+          llvm::ArrayRef(InReference->Code->Sizes).slice(InReference->First, InReference->Count);
     }
     // Also a mapped event without instructions: a sink sees a gap in the ordinals only
     // where code was left out (the flow engine then forgets the stack's layout), the

@@ -40,6 +40,9 @@ struct RefilledCode {
   /// as this one) went where the thread's branch predictor did not expect
   /// (BranchPredictor.h): the same in every variant and every replay mode.
   bool Mispredicted = false;
+  /// Each instruction's bytes, in the code and in the reference's: where the front end
+  /// fetches it (empty in code built by hand: not fetched).
+  llvm::ArrayRef<uint8_t> Sizes = {}, ReferenceSizes = {};
 };
 
 class RefillSink {

@@ -19,6 +19,7 @@ struct DecodedCode {
   std::vector<llvm::MCInst> Instructions;
   std::vector<uint64_t> Addresses;
   std::vector<uint32_t> Offsets; ///< byte offset of each instruction from the start
+  std::vector<uint8_t> Sizes;    ///< each instruction's bytes
 };
 
 class DecodedCodeCache {
