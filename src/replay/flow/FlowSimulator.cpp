@@ -123,7 +123,7 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
     if (waitUntil(BranchResolved + MispredictPenalty))
       GroupEnded = false;
     // Fetch restarts there too: the right block is fetched in the cycle it dispatches.
-    FetchCycle = std::max(FetchCycle, DispatchCycle - 1);
+    FetchCycle = std::max(FetchCycle, DispatchCycle - std::min<uint64_t>(DispatchCycle, 1));
   }
   BranchResolved = 0;
   LastEvent = Code.Event;
