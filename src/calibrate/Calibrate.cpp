@@ -51,7 +51,7 @@ llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings) {
   C.Loops = storeLoadLoopSeconds(Settings.Iterations, Settings.Runs);
   for (LoopCycles &L : C.Loops)
     L.Cycles = L.Cycles * C.ClockGHz * 1e9 / double(Settings.Iterations);
-  // 16 blocks a pass, a quarter of the passes (each pass is 16 jumps).
+  // A pass runs 16 blocks: a quarter as many passes as the loops above iterate.
   uint64_t Passes = std::max<uint64_t>(1, Settings.Iterations / 4);
   C.Fetch = fetchLoopSeconds(Passes, Settings.Runs);
   for (FetchCycles &F : C.Fetch)
