@@ -26,8 +26,9 @@ constexpr const char *Format = "mlgo-ra.replay.cached";
 // 9: load dependences; 10: the tagged branch predictor; 11: a register xor takes one
 // cycle, a rotate by an immediate one micro-op; 12: each file sealed (SealedFile.h), the
 // description gives the events' threads and bytes; 13: a renamed reload's value no
-// sooner than a load's latency after its dispatch.
-constexpr int Version = 13;
+// sooner than a load's latency after its dispatch; 14: fetch lines counted from the
+// function's start.
+constexpr int Version = 14;
 constexpr const char *EventsMagic = "MLGOEVC1";
 
 std::string pathOf(llvm::StringRef Dir, llvm::StringRef Key, llvm::StringRef Suffix) {

@@ -18,6 +18,7 @@
 
 #include "llvm/MCA/Instruction.h"
 #include "llvm/MCA/Support.h"
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -701,15 +702,17 @@ TEST_CASE("flow: the front end fetches a block a cycle, split where it enters a 
     const Code &Zero = kernel("zero"); // done when dispatched: only fetch and dispatch pace it
     REQUIRE(C.describe(Zero[0]).ZeroLatency);
     const std::vector<uint8_t> Two = {2}; // its bytes
-    // N events of one zero idiom each, at Step bytes from one another from Start: the
-    // cycles of the stream.
-    auto cycles = [&](unsigned N, uint64_t Start, uint64_t Step, const std::vector<uint8_t> &Sizes) {
+    // N events of one zero idiom each, at Step bytes from one another from Start, lines
+    // counted from Base (or, for odd events, from OddBase): the cycles of the stream.
+    auto cycles = [&](unsigned N, uint64_t Start, uint64_t Step, const std::vector<uint8_t> &Sizes,
+                      uint64_t Base = 0, std::optional<uint64_t> OddBase = {}) {
       std::vector<uint64_t> Addresses(N);
       auto Core = E->startCore(1);
       for (unsigned K = 0; K < N; ++K) {
         Addresses[K] = Start + K * Step;
         RefilledCode Event{0, K, Zero, llvm::ArrayRef(Addresses).slice(K, 1), {}, {}};
         Event.Sizes = Sizes;
+        Event.LineBase = K % 2 ? OddBase.value_or(Base) : Base;
         requireSuccess(Core->add(Event));
       }
       requireSuccess(Core->finish());
@@ -729,6 +732,13 @@ TEST_CASE("flow: the front end fetches a block a cycle, split where it enters a 
       CHECK(cycles(N, 0, 2, Two) == C.flow(repeat(Zero, N)) + 1);
       // Starting at the last byte of a line: each instruction enters a line.
       CHECK(cycles(N, 63, 64, Two) == 2 * N + 1);
+      // Lines count from the function's start (an object's code fetches as linked): 32
+      // bytes on, the same.
+      CHECK(cycles(N, 32, 2, Two, 32) == C.flow(repeat(Zero, N)) + 1);
+      CHECK(cycles(N, 95, 64, Two, 32) == 2 * N + 1);
+      CHECK(cycles(N, 63, 64, Two, 32) == N + 1);
+      // Code of another function is reached by a transfer, even where the last ended.
+      CHECK(cycles(N, 0, 2, Two, 0, 4096) == N + 1);
     }
     // Code without its instructions' sizes is not fetched.
     CHECK(cycles(10, 0, 64, {}) == C.flow(repeat(Zero, 10)));

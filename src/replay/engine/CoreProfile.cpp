@@ -30,14 +30,13 @@ std::string CoreProfile::identity() const {
 CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
   CoreProfile P;
   // Measured by `mlgo-ra calibrate` on an AMD EPYC of family 25 model 17 (Zen 4):
-  // a spill and its reload on a dependence chain cost no cycle (docs/calibrate.md).
-  // Not its fetch line (64 bytes): the line rule times code by where it lies, and a
-  // directory of objects lies elsewhere than the linked program, so a candidate of
-  // objects against a linked baseline would differ by layout alone.
+  // a spill and its reload on a dependence chain cost no cycle, and a block of code
+  // across a 64-byte line takes a cycle more (docs/calibrate.md).
   if (CPU == "znver4") {
     P.Source = "built-in znver4";
     P.MeasuredOn = "AuthenticAMD family 25 model 17";
     P.RenamedReloadCycles = 0;
+    P.FetchLineBytes = 64;
   }
   return P;
 }

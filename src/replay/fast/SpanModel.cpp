@@ -29,6 +29,7 @@ llvm::Error SpanModel::simulate(const Span &S, std::vector<Delta> &Out) const {
     uint32_t Tag = I < S.WarmUp || I >= S.Counted ? NumFunctions : Code.Function;
     RefilledCode Event{Tag, S.Ordinals[I], Code.Instructions, Code.Addresses, {}, {}};
     Event.Sizes = Code.Sizes;
+    Event.LineBase = Code.LineBase;
     Event.Mispredicted = S.Mispredicted[I];
     if (llvm::Error E = Sim.add(Event))
       return E;

@@ -13,13 +13,13 @@ SpanPlanner::SpanPlanner(const SpanSettings &Settings, const McaTarget &Target,
 
 uint32_t SpanPlanner::intern(uint32_t Function, llvm::ArrayRef<llvm::MCInst> Instructions,
                              llvm::ArrayRef<uint64_t> Addresses,
-                             llvm::ArrayRef<uint8_t> Sizes) {
+                             llvm::ArrayRef<uint8_t> Sizes, uint64_t LineBase) {
   // Empty slices share an address: the function tells them apart.
   auto [It, New] = CodeIds.try_emplace(
       {Instructions.data(), Instructions.size() | uint64_t(Function) << 32},
       uint32_t(Codes.size()));
   if (New) {
-    Codes.push_back({Function, Instructions.vec(), Addresses.vec(), Sizes.vec()});
+    Codes.push_back({Function, Instructions.vec(), Addresses.vec(), Sizes.vec(), LineBase});
     Accesses.push_back(Registers.read(Instructions));
   }
   return It->second;
@@ -84,9 +84,9 @@ llvm::Error SpanPlanner::onCode(uint32_t ThreadId, const RefilledCode &Code) {
   ThreadState &T = Threads[ThreadId];
   T.Events = Code.Event + 1;
   std::pair<uint32_t, uint32_t> Pair{
-      intern(Code.Function, Code.Instructions, Code.Addresses, Code.Sizes),
+      intern(Code.Function, Code.Instructions, Code.Addresses, Code.Sizes, Code.LineBase),
       intern(Code.Function, Code.ReferenceInstructions, Code.ReferenceAddresses,
-             Code.ReferenceSizes)};
+             Code.ReferenceSizes, Code.ReferenceLineBase)};
   bool Differs = !follow(T, Pair.first, Pair.second);
   uint32_t Instructions = Code.Instructions.size();
   T.Settled = Differs ? 0 : T.Settled + Instructions;

@@ -33,6 +33,7 @@ struct SpanCode {
   std::vector<llvm::MCInst> Instructions;
   std::vector<uint64_t> Addresses;
   std::vector<uint8_t> Sizes;
+  uint64_t LineBase; ///< RefilledCode::LineBase
 };
 
 /// Consecutive events of one thread, simulated from an empty pipeline on both sides.
@@ -110,7 +111,8 @@ private:
   const Comparison &compare(uint32_t InVariant, uint32_t InReference);
 
   uint32_t intern(uint32_t Function, llvm::ArrayRef<llvm::MCInst> Instructions,
-                  llvm::ArrayRef<uint64_t> Addresses, llvm::ArrayRef<uint8_t> Sizes);
+                  llvm::ArrayRef<uint64_t> Addresses, llvm::ArrayRef<uint8_t> Sizes,
+                  uint64_t LineBase);
   void open(uint32_t ThreadId, ThreadState &T);
   void close(ThreadState &T);
 

@@ -159,11 +159,13 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
 LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::fetch(const RefilledCode &Code, size_t K) {
   uint64_t Address = Code.Addresses[K], End = Address + Code.Sizes[K];
   uint64_t Blocks = 0;
-  if (Address != FetchNext) { // a taken transfer: a new block, from its line
+  if (Address != FetchNext || Code.LineBase != FetchBase) {
+    // A taken transfer: a new block, from its line.
     Blocks = 1;
-    FetchLine = Address >> FetchLineShift;
+    FetchBase = Code.LineBase;
+    FetchLine = (Address - FetchBase) >> FetchLineShift;
   }
-  uint64_t EndLine = (End - 1) >> FetchLineShift;
+  uint64_t EndLine = (End - 1 - FetchBase) >> FetchLineShift;
   Blocks += EndLine - FetchLine; // each line entered: a block of its own
   FetchLine = EndLine;
   FetchNext = End;

@@ -54,10 +54,12 @@
 ///    checks the renaming with a load;
 ///  - the front end, where a CoreProfile names its line (FetchLineBytes): one block of
 ///    code fetched a cycle, a block ending at a taken transfer (an event that does not
-///    start where the one before ended) and where the code enters the next line; no
-///    instruction dispatches before its block was fetched, and fetch runs at most
-///    FetchLeadCycles ahead of dispatch. Refilled code carries each instruction's bytes
-///    for it (RefilledCode::Sizes).
+///    start where the one before ended, or in another function) and where the code
+///    enters the next line, lines counted from the start of the code's function
+///    (RefilledCode::LineBase: the trace flags align functions to a line, and an
+///    object's code then fetches as it will linked); no instruction dispatches before
+///    its block was fetched, and fetch runs at most FetchLeadCycles ahead of dispatch.
+///    Refilled code carries each instruction's bytes for it (RefilledCode::Sizes).
 #pragma once
 
 #include "replay/engine/CoreSimulator.h"
@@ -161,9 +163,9 @@ private:
   llvm::DenseMap<const llvm::MCInst *, Described, CodeAddress> DescribedByCode;
   std::vector<Op> Ops;
 
-  // Fetch: the cycle of the block being fetched, its line, and the address after the
-  // last instruction fetched (another: a taken transfer).
-  uint64_t FetchCycle = 0, FetchLine = 0, FetchNext = ~uint64_t(0);
+  // Fetch: the cycle of the block being fetched, its line, the address after the last
+  // instruction fetched (another: a taken transfer) and where its lines count from.
+  uint64_t FetchCycle = 0, FetchLine = 0, FetchNext = ~uint64_t(0), FetchBase = 0;
 
   // Dispatch.
   uint64_t DispatchCycle = 0;

@@ -28,6 +28,7 @@ llvm::Expected<const DecodedCode *> DecodedCodeCache::get(const CodeImage &Image
   if (What == Piece::SegmentAndNext) // the next segment of the block follows directly
     Bytes = Image.code(S.Address, S.Size + Image.segments()[Segment + 1].Size);
   auto Code = std::make_unique<DecodedCode>();
+  Code->LineBase = Image.functions()[Image.blocks()[S.Block].Function].Address;
   for (uint32_t Offset = 0; Offset < Bytes.size();) {
     llvm::MCInst Inst;
     auto Size = P.Dis->decode(Bytes.drop_front(Offset), Address + Offset, Inst);

@@ -175,6 +175,7 @@ public:
     Refilled.Segment = E.What == SegmentEvent::Segment ? E.Index : RefilledCode::NoSegment;
     std::tie(Refilled.Instructions, Refilled.Addresses) = slice(*Found);
     Refilled.Sizes = llvm::ArrayRef(Found->Code->Sizes).slice(Found->First, Found->Count);
+    Refilled.LineBase = Found->Code->LineBase;
     if (ReferenceDecoder) {
       const EventCode *InReference;
       if (llvm::Error Err = ReferenceDecoder->decode(ThreadId, E, InReference))
@@ -183,6 +184,7 @@ public:
           slice(*InReference);
       Refilled.ReferenceSizes =
           llvm::ArrayRef(InReference->Code->Sizes).slice(InReference->First, InReference->Count);
+      Refilled.ReferenceLineBase = InReference->Code->LineBase;
     }
     // Also a mapped event without instructions: a sink sees a gap in the ordinals only
     // where code was left out (the flow engine then forgets the stack's layout), the

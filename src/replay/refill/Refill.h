@@ -43,6 +43,12 @@ struct RefilledCode {
   /// Each instruction's bytes, in the code and in the reference's: where the front end
   /// fetches it (empty in code built by hand: not fetched).
   llvm::ArrayRef<uint8_t> Sizes = {}, ReferenceSizes = {};
+  /// Where the front end counts its lines from, in the code and in the reference: the
+  /// start of the event's function (a line's start where built with
+  /// -falign-functions=64), or 0 for unmapped code. Objects lie elsewhere than in the
+  /// linked program: lines counted from address 0 would differ between a variant's
+  /// objects and the same code linked.
+  uint64_t LineBase = 0, ReferenceLineBase = 0;
 };
 
 class RefillSink {

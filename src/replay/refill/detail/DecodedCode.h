@@ -20,6 +20,10 @@ struct DecodedCode {
   std::vector<uint64_t> Addresses;
   std::vector<uint32_t> Offsets; ///< byte offset of each instruction from the start
   std::vector<uint8_t> Sizes;    ///< each instruction's bytes
+  /// Where the front end's lines are counted from: the start of the code's function (0
+  /// for unmapped code, fetched where it ran), so that an object's code and the linked
+  /// program's fetch alike (RefilledCode::LineBase).
+  uint64_t LineBase = 0;
 };
 
 class DecodedCodeCache {
