@@ -56,8 +56,8 @@
 ///    code fetched a cycle, a block ending at a taken transfer (an event that does not
 ///    start where the one before ended, or in another function) and where the code
 ///    enters the next line, lines counted from the start of the code's function
-///    (RefilledCode::LineBase: the trace flags align functions to a line, and an
-///    object's code then fetches as it will linked); no instruction dispatches before
+///    (RefilledCode::LineBase: -falign-functions=64 puts it at a line, and an object's
+///    code then fetches as it will linked); no instruction dispatches before
 ///    its block was fetched, and fetch runs at most FetchLeadCycles ahead of dispatch.
 ///    Refilled code carries each instruction's bytes for it (RefilledCode::Sizes).
 #pragma once
