@@ -22,6 +22,22 @@ constexpr double MaxRenamedPath = 2.5;
 /// a line where the front end fetches by lines: a whole cycle on Zen 4.
 constexpr double MinCrossingCycles = 0.5;
 
+/// The renamed reload's cycles, from \p Loops (StoreLoadLoops.h), where the core
+/// renames. The engine's rule pairs whole-register stores and loads of a stack slot
+/// (mov and push, mov and pop), whatever register the load writes: renamed when the
+/// 64-bit reload is, into the stored register and into another. Spill code reloads after
+/// the register has been put to other use, and a core fast only for the first (an Intel
+/// of family 6 model 207: 0.7 cycles against 4-5) forwards what spill code does.
+std::optional<unsigned> renamedReload(const std::vector<LoopCycles> &Loops) {
+  std::optional<double> Path;
+  for (const LoopCycles &L : Loops)
+    if (L.Name == "spill_reload" || L.Name == "spill_reload_other")
+      Path = std::max(Path.value_or(0.0), L.path());
+  if (!Path || *Path > MaxRenamedPath)
+    return std::nullopt;
+  return unsigned(std::lround(std::max(0.0, *Path)));
+}
+
 /// The line the front end fetches by, from \p Fetch (FetchLoops.h): the smallest
 /// boundary whose crossing costs, if the front end fetches one block a cycle (the
 /// engine's rule; a core that takes two jumps a cycle is not modeled).
@@ -35,6 +51,15 @@ std::optional<unsigned> fetchLine(const std::vector<FetchCycles> &Fetch) {
 }
 
 } // namespace
+
+CoreProfile profileFromLoops(const std::vector<LoopCycles> &Loops,
+                             const std::vector<FetchCycles> &Fetch) {
+  CoreProfile P;
+  P.Source = "calibrate";
+  P.RenamedReloadCycles = renamedReload(Loops);
+  P.FetchLineBytes = fetchLine(Fetch);
+  return P;
+}
 
 llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings) {
 #if !defined(__x86_64__)
@@ -56,20 +81,8 @@ llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings) {
   C.Fetch = fetchLoopSeconds(Passes, Settings.Runs);
   for (FetchCycles &F : C.Fetch)
     F.Cycles = F.Cycles * C.ClockGHz * 1e9 / double(Passes * 16);
-  C.Profile.Source = "calibrate";
+  C.Profile = profileFromLoops(C.Loops, C.Fetch);
   C.Profile.MeasuredOn = C.Host;
-  // The engine's rule pairs whole-register stores and loads of a stack slot (mov and
-  // push, mov and pop), whatever register the load writes: renamed when the 64-bit
-  // reload is, into the stored register and into another. Spill code reloads after the
-  // register has been reused, and a core that is fast only for the first (an Intel of
-  // family 6 model 207: 0.7 against 4-5 cycles) forwards what spill code does.
-  std::optional<double> Path;
-  for (const LoopCycles &L : C.Loops)
-    if (L.Name == "spill_reload" || L.Name == "spill_reload_other")
-      Path = std::max(Path.value_or(0.0), L.path());
-  if (Path && *Path <= MaxRenamedPath)
-    C.Profile.RenamedReloadCycles = unsigned(std::lround(std::max(0.0, *Path)));
-  C.Profile.FetchLineBytes = fetchLine(C.Fetch);
   return C;
 #endif
 }

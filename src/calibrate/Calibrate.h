@@ -51,6 +51,12 @@ struct CalibrateSettings {
   uint64_t Iterations = 40'000'000;
 };
 
+/// The profile that loops timed on a core (StoreLoadLoops.h, FetchLoops.h; their
+/// cycles) give: renaming where a reload into the stored register and one into another
+/// are both faster than forwarding, the line where crossing it costs half a cycle.
+CoreProfile profileFromLoops(const std::vector<LoopCycles> &Loops,
+                             const std::vector<FetchCycles> &Fetch);
+
 /// Measures this host; fails on a host that is not x86-64.
 llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings);
 

@@ -1,0 +1,88 @@
+/// \file
+/// From timed loops to a core profile: the rules of docs/calibrate.md, on the cycles
+/// `mlgo-ra calibrate` measured on an Intel Xeon of family 6 model 207 and on variants of
+/// them. (calibrate itself runs the loops in test/cli/calibrate.sh.)
+#include "Calibrate.h"
+
+#include <catch2/catch.hpp>
+
+using namespace mlgo;
+
+namespace {
+
+/// The store-to-load loops as measured on the Intel core: a reload into the stored
+/// register is fast, one into another register forwards.
+std::vector<LoopCycles> intelLoops() {
+  return {{"spill_reload", "", 1.74, 1},      {"spill_reload_32", "", 2.24, 1},
+          {"push_pop", "", 1.68, 1},          {"spill_reload_other", "", 6.64, 2},
+          {"folded_reload", "", 2.80, 2},     {"pointer_store_load", "", 1.80, 1}};
+}
+
+/// The front-end loops as measured there: a cycle more across a 64-byte line only.
+std::vector<FetchCycles> intelFetch() {
+  return {{"block_in_line", 0, 0, 0.84},
+          {"block_across_16", 10, 16, 0.79},
+          {"block_across_32", 26, 32, 0.78},
+          {"block_across_64", 58, 64, 2.03}};
+}
+
+LoopCycles &loop(std::vector<LoopCycles> &Loops, const std::string &Name) {
+  for (LoopCycles &L : Loops)
+    if (L.Name == Name)
+      return L;
+  FAIL("no loop " << Name);
+  return Loops.front();
+}
+
+} // namespace
+
+TEST_CASE("a core fast only for a reload into the stored register forwards", "[calibrate]") {
+  CoreProfile P = profileFromLoops(intelLoops(), intelFetch());
+  CHECK_FALSE(P.RenamedReloadCycles);
+  REQUIRE(P.FetchLineBytes);
+  CHECK(*P.FetchLineBytes == 64);
+}
+
+TEST_CASE("a core that renames both reloads renames, at the slower one's cycles",
+          "[calibrate]") {
+  auto Loops = intelLoops();
+  loop(Loops, "spill_reload_other").Cycles = 2.0 + 1.4; // path 1.4
+  CoreProfile P = profileFromLoops(Loops, intelFetch());
+  REQUIRE(P.RenamedReloadCycles);
+  CHECK(*P.RenamedReloadCycles == 1);
+  loop(Loops, "spill_reload").Cycles = 1.0; // path 0; the other's 1.4 still counts
+  CHECK(*profileFromLoops(Loops, intelFetch()).RenamedReloadCycles == 1);
+  loop(Loops, "spill_reload_other").Cycles = 2.2; // path 0.2
+  CHECK(*profileFromLoops(Loops, intelFetch()).RenamedReloadCycles == 0);
+  loop(Loops, "spill_reload").Cycles = 0.5; // faster than its xor: no negative cycles
+  CHECK(*profileFromLoops(Loops, intelFetch()).RenamedReloadCycles == 0);
+}
+
+TEST_CASE("forwarding is a path over 2.5 cycles in either loop", "[calibrate]") {
+  auto Loops = intelLoops();
+  loop(Loops, "spill_reload_other").Cycles = 2.0 + 2.5;
+  CHECK(profileFromLoops(Loops, intelFetch()).RenamedReloadCycles == 3u); // 2.5 rounds up
+  loop(Loops, "spill_reload_other").Cycles = 2.0 + 2.6;
+  CHECK_FALSE(profileFromLoops(Loops, intelFetch()).RenamedReloadCycles);
+  loop(Loops, "spill_reload_other").Cycles = 2.0;
+  loop(Loops, "spill_reload").Cycles = 1.0 + 4.6;
+  CHECK_FALSE(profileFromLoops(Loops, intelFetch()).RenamedReloadCycles);
+}
+
+TEST_CASE("the fetch line is the smallest crossing that costs half a cycle", "[calibrate]") {
+  auto Fetch = intelFetch();
+  Fetch[2].Cycles = 0.84 + 0.51; // across 32 bytes: half a cycle more
+  CHECK(profileFromLoops(intelLoops(), Fetch).FetchLineBytes == 32u);
+  Fetch[2].Cycles = 0.84 + 0.49;
+  CHECK(profileFromLoops(intelLoops(), Fetch).FetchLineBytes == 64u);
+  Fetch[3].Cycles = 1.2; // no crossing costs: no line
+  CHECK_FALSE(profileFromLoops(intelLoops(), Fetch).FetchLineBytes);
+  Fetch = intelFetch();
+  Fetch[0].Cycles = 0.7; // two taken jumps a cycle: not what the engine models
+  CHECK_FALSE(profileFromLoops(intelLoops(), Fetch).FetchLineBytes);
+  CHECK_FALSE(profileFromLoops(intelLoops(), {}).FetchLineBytes);
+}
+
+TEST_CASE("no store-to-load loops: no renaming", "[calibrate]") {
+  CHECK_FALSE(profileFromLoops({}, intelFetch()).RenamedReloadCycles);
+}
