@@ -53,7 +53,8 @@ struct CalibrateSettings {
 
 /// The profile that loops timed on a core (StoreLoadLoops.h, FetchLoops.h; their
 /// cycles) give: renaming where a reload into the stored register and one into another
-/// are both faster than forwarding, the line where crossing it costs half a cycle.
+/// are both faster than forwarding, the forwarding latency (the slowest path), the line
+/// where crossing it costs half a cycle.
 CoreProfile profileFromLoops(const std::vector<LoopCycles> &Loops,
                              const std::vector<FetchCycles> &Fetch);
 

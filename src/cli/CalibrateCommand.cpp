@@ -49,6 +49,10 @@ int calibrate(CalibrateFlags &F) {
                                      *C->Profile.RenamedReloadCycles)
                        : std::string("  stack slots are not renamed: reloads are forwarded "
                                      "from the store\n"));
+  if (C->Profile.ForwardedReloadCycles)
+    llvm::outs() << fmt::format("  a forwarded reload has its value {} cycles after the "
+                                "store issued\n",
+                                *C->Profile.ForwardedReloadCycles);
   for (const FetchCycles &B : C->Fetch)
     llvm::outs() << fmt::format("  {:<20} {:>7.2f} cycles a block of lea; lea; jmp at offset {} "
                                 "of its line\n",

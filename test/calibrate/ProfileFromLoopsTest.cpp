@@ -69,6 +69,21 @@ TEST_CASE("forwarding is a path over 2.5 cycles in either loop", "[calibrate]") 
   CHECK_FALSE(profileFromLoops(Loops, intelFetch()).RenamedReloadCycles);
 }
 
+TEST_CASE("the forwarding latency is the slowest store-to-load path", "[calibrate]") {
+  auto Loops = intelLoops();
+  // spill_reload_other's path, 4.64 cycles, is the slowest.
+  CHECK(profileFromLoops(Loops, intelFetch()).ForwardedReloadCycles == 5u);
+  // A core that renames plain reloads but not folded ones (Zen 4: 6.8 cycles).
+  loop(Loops, "spill_reload_other").Cycles = 2.0;
+  loop(Loops, "folded_reload").Cycles = 2.0 + 6.8;
+  CoreProfile Renaming = profileFromLoops(Loops, intelFetch());
+  CHECK(Renaming.RenamedReloadCycles == 1u);
+  CHECK(Renaming.ForwardedReloadCycles == 7u);
+  // Every path as fast as renaming: no forwarding measured.
+  loop(Loops, "folded_reload").Cycles = 2.0 + 2.5;
+  CHECK_FALSE(profileFromLoops(Loops, intelFetch()).ForwardedReloadCycles);
+}
+
 TEST_CASE("the fetch line is the smallest crossing that costs half a cycle", "[calibrate]") {
   auto Fetch = intelFetch();
   Fetch[2].Cycles = 0.84 + 0.51; // across 32 bytes: half a cycle more

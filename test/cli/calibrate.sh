@@ -15,6 +15,8 @@ native=$("$MLGO_RA" replay --mcpu help | sed -n 's/.*native, the default: \([^)]
 check "and the host's CPU ($native)" grep -q "\"mcpu\": \"$native\"" "$work/profile.json"
 check "six loops measured" [ "$(grep -c '"store_to_load_cycles"' "$work/profile.json")" = 6 ]
 check "and four of the front end" [ "$(grep -c '"cycles_per_block"' "$work/profile.json")" = 4 ]
+check "the profile says how late a forwarded reload's value comes" \
+  grep -Eq '"forwarded_reload_cycles": (null|[0-9]+)' "$work/profile.json"
 check "the profile says what line the front end fetches by" \
   grep -Eq '"fetch_line_bytes": (null|16|32|64)' "$work/profile.json"
 clock=$(grep -o '"clock_ghz": [0-9.]*' "$work/profile.json" | grep -o '[0-9.]*$')
@@ -53,6 +55,8 @@ bad '{"format": "mlgo-ra-core-profile", "version": 2}' \
 bad "{$head}" "missing field 'renamed_reload_cycles' (null: not renamed)"
 bad "{$head, \"renamed_reload_cycles\": 1000}" \
   "renamed_reload_cycles 1000 is not a latency (at most 64)"
+bad "{$head, \"renamed_reload_cycles\": null, \"forwarded_reload_cycles\": 65}" \
+  "forwarded_reload_cycles 65 is not a latency (at most 64)"
 bad "{$head, \"renamed_reload_cycles\": 0, \"fetch_line_bytes\": 48}" \
   "fetch_line_bytes 48 is not a line size (a power of two, 16 to 4096)"
 bad "{$head, \"renamed_reload_cycles\": -1}" \

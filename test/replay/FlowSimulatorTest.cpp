@@ -633,6 +633,20 @@ TEST_CASE("flow: a reload gets its value from the spill that wrote its slot", "[
       INFO(N);
       CHECK(C.flow(Loop, N) == 1 + N * (Li + LoopReload + F) + 1);
     }
+    // A core profile that measured the forwarding latency (calibrate: 5 cycles on the
+    // Intel of family 6 model 207) puts it in the place of the load's latency and F.
+    for (unsigned Forward : {4u, 5u, 9u}) {
+      INFO("forwarded " << Forward << " cycles after the spill issued");
+      CoreProfile Profile;
+      Profile.ForwardedReloadCycles = Forward;
+      auto E = requireOk(createEngine(EngineKind::Flow, Triple, Name, false, {}, Profile));
+      CHECK(Cpu::run(*E, Forwarded) == Stored + Forward + Lu + 1);
+      CHECK(Cpu::run(*E, Elsewhere) == C.flow(Elsewhere));
+      for (unsigned N : {1u, 3u, 200u}) {
+        INFO(N);
+        CHECK(Cpu::run(*E, Loop, N) == 1 + N * (Li + Forward) + 1);
+      }
+    }
   }
 }
 

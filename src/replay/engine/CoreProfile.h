@@ -25,13 +25,21 @@ struct CoreProfile {
   /// sooner than it dispatches, instead of by forwarding from the store. Zen 2 and
   /// Zen 4 do this at renaming (0 cycles); none: the engine's forwarding rule.
   std::optional<unsigned> RenamedReloadCycles;
+  /// Store-to-load forwarding: a load of a stack slot that an earlier store wrote, and
+  /// that is not renamed, gets the stored value this many cycles after the store
+  /// issued (5 on the Intel of family 6 model 207, where LLVM's model charges a load's
+  /// 5 cycles and the engine 2 more). None: a load's latency plus
+  /// FlowSimulator::ForwardingCycles.
+  std::optional<unsigned> ForwardedReloadCycles;
   /// The front end: it fetches one block of code a cycle, and a block ends at a taken
   /// transfer of control and where the code enters the next aligned line of this many
   /// bytes (64 on Zen 4: a block of two instructions across a line boundary takes two
   /// cycles). None: the front end keeps up with dispatch.
   std::optional<unsigned> FetchLineBytes;
 
-  bool empty() const { return !RenamedReloadCycles && !FetchLineBytes; }
+  bool empty() const {
+    return !RenamedReloadCycles && !ForwardedReloadCycles && !FetchLineBytes;
+  }
   /// What a replay cache key needs: the numbers, not where they came from; "" when
   /// empty, so that the keys of replays without a profile stay as they were.
   std::string identity() const;

@@ -32,6 +32,8 @@ FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions,
       MispredictPenalty(Model.mispredictPenalty()),
       Renames(Model.profile().RenamedReloadCycles.has_value()),
       RenamedReloadCycles(Model.profile().RenamedReloadCycles.value_or(0)),
+      ForwardsInProfile(Model.profile().ForwardedReloadCycles.has_value()),
+      ForwardedReloadCycles(Model.profile().ForwardedReloadCycles.value_or(0)),
       Fetches(Model.profile().FetchLineBytes.has_value()),
       FetchLineShift(llvm::countr_zero(Model.profile().FetchLineBytes.value_or(1))),
       InFlight(std::make_unique<Retirements>(Model.reorderBuffer(), Model.loadQueue(),
@@ -392,7 +394,8 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
         // (FlowSimulator.h).
         At = std::max(D + Write.Latency, ForwardedAt + RenamedReloadCycles);
       else if (Forwarding)
-        At = std::max(At, ForwardedAt + Write.Latency + ForwardingCycles);
+        At = std::max(At, ForwardedAt + (ForwardsInProfile ? ForwardedReloadCycles
+                                                            : Write.Latency + ForwardingCycles));
       Complete = std::max(Complete, At);
       if (O.Irregular) // its writes are not in the block
         for (uint16_t U : llvm::ArrayRef(I.Units).slice(Write.FirstUnit, Write.NumUnits))

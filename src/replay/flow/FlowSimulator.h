@@ -43,7 +43,8 @@
 ///  - store-to-load forwarding: a load of a stack slot (a push or a [rsp + c] or
 ///    [rbp + c] store, the frame registers followed through push, pop, call, ret, add,
 ///    sub, lea and mov) that an earlier store wrote gets its value no sooner than a
-///    load's latency plus ForwardingCycles after that store issued. MCA treats every
+///    load's latency plus ForwardingCycles after that store issued (a CoreProfile's
+///    ForwardedReloadCycles after it, where the profile measured it). MCA treats every
 ///    load as independent of every store. On a core that renames memory (a
 ///    CoreProfile's RenamedReloadCycles), a plain register reload of a slot that a
 ///    register store of the same size wrote gets the stored value that many cycles
@@ -140,6 +141,11 @@ private:
   /// The core renames memory (CoreProfile::RenamedReloadCycles): with what latency.
   const bool Renames;
   const uint64_t RenamedReloadCycles;
+  /// The profile names the store-to-load forwarding latency
+  /// (CoreProfile::ForwardedReloadCycles): a forwarded value comes that long after the
+  /// store issued, instead of a load's latency plus ForwardingCycles.
+  const bool ForwardsInProfile;
+  const uint64_t ForwardedReloadCycles;
   /// The front end is modeled (CoreProfile::FetchLineBytes): log2 of its line's bytes.
   const bool Fetches;
   const unsigned FetchLineShift;
