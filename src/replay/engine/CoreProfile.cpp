@@ -43,7 +43,7 @@ CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
     unsigned FetchLineBytes;
   };
   static const BuiltIn Measured[] = {
-      {"znver4", "AuthenticAMD family 25 model 17", 0, std::nullopt, 64},  // EPYC, Zen 4
+      {"znver4", "AuthenticAMD family 25 model 17", 0, std::nullopt, 64},        // EPYC, Zen 4
       {"emeraldrapids", "GenuineIntel family 6 model 207", std::nullopt, 5, 64}, // Xeon
   };
   CoreProfile P;
