@@ -64,7 +64,7 @@ TEST_CASE("runs break where the next address, thread or module does not continue
   CHECK(Runs.threads() == 2);
 }
 
-TEST_CASE("the same address with other lengths is another superblock; long runs are cut",
+TEST_CASE("the same address with other lengths is another superblock, and long runs are cut",
           "[trace]") {
   Recorder R;
   RunSynthesizer Runs(R);
