@@ -362,6 +362,12 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
           ->check(CLI::Range(1u, 1000u))
           ->needs(Candidate);
   Explain->excludes(Fast);
+  Cmd->add_option("--explain-blocks", Flags->Options.Explain.Blocks,
+                  "With --explain: how many of each function's blocks to show, those whose "
+                  "cycles changed most first")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 100000u))
+      ->needs(Explain);
   Cmd->callback([Cmd, Code] {
     if (!Code->count() && !Cmd->count("--baseline"))
       throw CLI::RequiredError("--code or --baseline with --candidate");

@@ -66,6 +66,19 @@ check "rows carry instructions with cycles and executions" \
   grep -q '"text": "mov qword ptr \[rsp + 0x[0-9a-f]*\], [a-z0-9]*", *"cycles": [0-9]*, *"executions": [1-9][0-9]*, *"spill": true' \
   <<<"$(tr -d '\n' <<<"$out" | tr -s ' ')"
 
+blocks_of() { grep -c '"baseline_runs"' <<<"$out"; } # blocks listed in JSON
+three=$(blocks_of)
+check "at most 3 blocks a function by default ($three)" [ "$three" -ge 1 -a "$three" -le 3 ]
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --baseline "$base" --candidate "$stress" --explain 1 \
+  --explain-blocks 1 --json
+check "--explain-blocks 1 lists one" [ "$code" = 0 -a "$(blocks_of)" = 1 ]
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --baseline "$base" --candidate "$stress" --explain 1 \
+  --explain-blocks 1000 --json
+all=$(blocks_of)
+check "--explain-blocks 1000 lists every block that changed ($all), more than 3" [ "$code" = 0 -a "$all" -gt 3 ]
+run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --baseline "$base" --candidate "$stress" --explain-blocks 5
+check "--explain-blocks without --explain is a usage error (2)" [ "$code" = 2 ]
+
 run "$MLGO_RA" replay --mcpu skylake --trace "$trace" --baseline "$base" --candidate "$base" --explain --json
 check "the baseline against itself explains nothing" grep -q '"explain": \[\]' <<<"$out"
 
