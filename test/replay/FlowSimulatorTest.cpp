@@ -75,6 +75,8 @@ const char *const Kernels = R"(
   movq %rax, 8(%rsp)
   .section .text.reload,"ax",@progbits
   movq 8(%rsp), %rbx
+  .section .text.increment_slot,"ax",@progbits
+  addq $1, 8(%rsp)
   .section .text.load_elsewhere,"ax",@progbits
   movq 16(%rsp), %rbx
   .section .text.spill_other,"ax",@progbits
@@ -650,6 +652,36 @@ TEST_CASE("flow: a reload gets its value from the spill that wrote its slot", "[
   }
 }
 
+TEST_CASE("flow: what an operation on a stack slot stores is ready after the value it loaded",
+          "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    Cpu &C = cpu(Name);
+    const uint64_t Li = C.describe("imul").WriteLatency.at("RAX"),
+                   Lr = C.describe("reload").WriteLatency.at("RBX"),
+                   Lu = C.describe("use").WriteLatency.at("RCX"), L = C.model().LoadLatency,
+                   F = FlowSimulator::ForwardingCycles, M = 4, Stored = 1 + M * Li;
+    // imul rax four times; spill rax; K times add [rsp + 8], 1; reload; use. Each add
+    // gets the slot's value as a reload would (a load latency and F after the store
+    // before it), adds it in a cycle and stores the sum; the reload waits for the last
+    // sum, the use for the reload.
+    for (unsigned K : {1u, 2u, 5u}) {
+      INFO(K << " adds to the slot");
+      Code Stream = repeat(kernel("imul"), M) + kernel("spill") +
+                    repeat(kernel("increment_slot"), K) + kernel("reload") + kernel("use");
+      CHECK(C.flow(Stream) == Stored + K * (L + F + 1) + Lr + F + Lu + 1);
+      // With the forwarding latency a core profile measured, each step takes that.
+      for (unsigned Forward : {5u, 9u}) {
+        INFO("forwarded " << Forward << " cycles after the store");
+        CoreProfile Profile;
+        Profile.ForwardedReloadCycles = Forward;
+        auto E = requireOk(createEngine(EngineKind::Flow, Triple, Name, false, {}, Profile));
+        CHECK(Cpu::run(*E, Stream) == Stored + K * (Forward + 1) + Forward + Lu + 1);
+      }
+    }
+  }
+}
+
 TEST_CASE("flow: a core that renames memory gives a plain reload the spilled register's value",
           "[replay][flow]") {
   for (const char *Name : Cpus) {
@@ -789,7 +821,7 @@ TEST_CASE("flow: stack slots are followed through the frame registers' changes",
   }
 }
 
-TEST_CASE("flow: stores issue out of order; loads the frames do not follow wait for older "
+TEST_CASE("flow: stores issue out of order, and loads the frames do not follow wait for older "
           "store addresses",
           "[replay][flow]") {
   for (const char *Name : Cpus) {

@@ -56,6 +56,7 @@ llvm::Error FlowModel::initialize() {
   ReorderBuffer = SM.MicroOpBufferSize;
   DispatchWidth = std::max(1u, SM.IssueWidth);
   MispredictPenalty = SM.MispredictPenalty;
+  LoadLatency = SM.LoadLatency;
   if (SM.hasExtraProcessorInfo()) {
     const llvm::MCExtraProcessorInfo &EPI = SM.getExtraProcessorInfo();
     if (EPI.ReorderBufferSize)

@@ -51,6 +51,9 @@ public:
   unsigned mispredictPenalty() const { return MispredictPenalty; }
   /// Register moves eliminated a cycle at most (0: none).
   unsigned movesEliminated() const { return MovesEliminated; }
+  /// Cycles from a load's issue until its value is ready, from the cache
+  /// (MCSchedModel::LoadLatency).
+  unsigned loadLatency() const { return LoadLatency; }
   /// A scheduler's size, by the index FlowInstruction::Buffers holds.
   llvm::ArrayRef<unsigned> buffers() const { return BufferSizes; }
   /// Units of all processor resources ("lanes", at most 64), each busy or free in each
@@ -84,6 +87,7 @@ private:
   CoreProfile Profile;
   unsigned DispatchWidth = 1, ReorderBuffer = 1, RetireWidth = 0;
   unsigned LoadQueue = 0, StoreQueue = 0, MovesEliminated = 0, MispredictPenalty = 0;
+  unsigned LoadLatency = 0;
   std::vector<unsigned> BufferSizes;
   /// By processor resource: its scheduler (BufferSizes index), -1 without.
   std::vector<int> BufferOfResource;

@@ -29,7 +29,7 @@ FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions,
       DispatchWidth(Model.dispatchWidth()),
       ReorderBufferSize(Model.reorderBuffer()),
       RetireLimit(Model.retireWidth() ? Model.retireWidth() : ~0u),
-      MispredictPenalty(Model.mispredictPenalty()),
+      MispredictPenalty(Model.mispredictPenalty()), LoadLatency(Model.loadLatency()),
       Renames(Model.profile().RenamedReloadCycles.has_value()),
       RenamedReloadCycles(Model.profile().RenamedReloadCycles.value_or(0)),
       ForwardsInProfile(Model.profile().ForwardedReloadCycles.has_value()),
@@ -375,8 +375,21 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
       ++MovesEliminatedNow;
     else if (O.Executes)
       T = issue(std::max(D + 1, Operands), Access.LoadsElsewhere);
-    if (Access.Stores)
-      Memory->stored(Access, T);
+    if (Access.Stores) {
+      // What an instruction that loads a slot stores (add [rsp + 8], 1; push [rsp + 8])
+      // comes from the loaded value, plus a cycle of arithmetic unless it only moves
+      // it: a later reload of its slot waits for that, not for the issue.
+      uint64_t StoredAt = T;
+      if (Access.Loads && O.Executes) {
+        uint64_t Loaded = T + LoadLatency;
+        if (Forwarding)
+          Loaded = std::max(Loaded, ForwardedAt + (ForwardsInProfile
+                                                       ? ForwardedReloadCycles
+                                                       : LoadLatency + ForwardingCycles));
+        StoredAt = Loaded + (O.Full->Stack == StackEffect::None);
+      }
+      Memory->stored(Access, StoredAt);
+    }
     Complete = T + (Eliminated ? 0 : O.Latency);
     const FlowInstruction &I = *O.Full;
     for (unsigned W = 0; W < I.Writes.size(); ++W) {

@@ -44,8 +44,10 @@
 ///    [rbp + c] store, the frame registers followed through push, pop, call, ret, add,
 ///    sub, lea and mov) that an earlier store wrote gets its value no sooner than a
 ///    load's latency plus ForwardingCycles after that store issued (a CoreProfile's
-///    ForwardedReloadCycles after it, where the profile measured it). MCA treats every
-///    load as independent of every store. On a core that renames memory (a
+///    ForwardedReloadCycles after it, where the profile measured it). An operation on a
+///    slot (add [rsp + 8], 1) stores a cycle after the value it loaded arrived, and a
+///    later reload of the slot waits for that. MCA treats every load as independent of
+///    every store. On a core that renames memory (a
 ///    CoreProfile's RenamedReloadCycles), a plain register reload of a slot that a
 ///    register store of the same size wrote gets the stored value that many cycles
 ///    after the store issued, but no sooner than a load's latency after its own
@@ -137,7 +139,7 @@ private:
   const LoadWaits *Waits;
   /// Model's widths and sizes that each instruction reads, at hand.
   const unsigned DispatchWidth, ReorderBufferSize, RetireLimit; ///< retire: unbounded ~0
-  const unsigned MispredictPenalty;
+  const unsigned MispredictPenalty, LoadLatency;
   /// The core renames memory (CoreProfile::RenamedReloadCycles): with what latency.
   const bool Renames;
   const uint64_t RenamedReloadCycles;
