@@ -66,6 +66,14 @@ int main(int argc, char **argv) {
      pointer in a variant (docs/results/arena.md): the chain is the slot itself. */
   PATTERN(ghz, 1, "add [rsp-8], 24 (in memory); reload x",
           "addq $24, -8(%%rsp)\n\tmov -8(%%rsp), %1");
+  /* The same chain without the reload (calibrate's slot_operation), and with the slot
+     stored, added to, reloaded and advanced in a register, as Lua's bytecode pointer in
+     a variant: the add's path and the reload's add up. */
+  PATTERN(ghz, 1, "add [rsp-8], 1 (a chain in memory)", "addq $1, -8(%%rsp)");
+  PATTERN(ghz, 2, "spill y; add [rsp-8], 4; reload x; y = x + 4 (lea)",
+          "mov %2, -8(%%rsp)\n\taddq $4, -8(%%rsp)\n\tmov -8(%%rsp), %1\n\tlea 4(%1), %2");
+  PATTERN(ghz, 1, "spill y; reload x; y = x + 4 (lea)",
+          "mov %2, -8(%%rsp)\n\tmov -8(%%rsp), %1\n\tlea 4(%1), %2");
   /* Renaming pays only while dispatch runs ahead of the data. After lfence (the window
      drained, as after a misprediction) a reload costs a load's latency less a cycle
      more than a register copy does (the flow engine: FlowSimulator.h). */

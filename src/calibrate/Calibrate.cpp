@@ -45,10 +45,20 @@ std::optional<unsigned> renamedReload(const std::vector<LoopCycles> &Loops) {
 std::optional<unsigned> forwardedReload(const std::vector<LoopCycles> &Loops) {
   double Path = 0;
   for (const LoopCycles &L : Loops)
-    Path = std::max(Path, L.path());
+    if (L.Name != SlotOperationLoop)
+      Path = std::max(Path, L.path());
   if (Path <= MaxRenamedPath)
     return std::nullopt;
   return unsigned(std::lround(Path));
+}
+
+/// How soon an add to a slot has the value the add before stored there, from \p Loops:
+/// its loop's path, rounded (an add a cycle on the Intel of family 6 model 207: 0).
+std::optional<unsigned> slotOperation(const std::vector<LoopCycles> &Loops) {
+  for (const LoopCycles &L : Loops)
+    if (L.Name == SlotOperationLoop)
+      return unsigned(std::lround(std::max(0.0, L.path())));
+  return std::nullopt;
 }
 
 /// The line the front end fetches by, from \p Fetch (FetchLoops.h): the smallest
@@ -71,6 +81,7 @@ CoreProfile profileFromLoops(const std::vector<LoopCycles> &Loops,
   P.Source = "calibrate";
   P.RenamedReloadCycles = renamedReload(Loops);
   P.ForwardedReloadCycles = forwardedReload(Loops);
+  P.SlotOperationCycles = slotOperation(Loops);
   P.FetchLineBytes = fetchLine(Fetch);
   return P;
 }

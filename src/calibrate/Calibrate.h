@@ -26,6 +26,11 @@ struct LoopCycles {
   double path() const { return Cycles - AluCycles; }
 };
 
+/// The loop of an add to a stack slot, again and again: its path is how soon an
+/// operation on a slot has what the store before left there (SlotOperationCycles), not
+/// a reload's forwarding.
+inline constexpr const char *SlotOperationLoop = "slot_operation";
+
 /// One front-end loop: blocks of `lea; lea; jmp` (10 bytes) entered by taken jumps,
 /// each at Offset in its 64-byte line, crossing a boundary of Crosses bytes (0: none),
 /// and the cycles a block.
@@ -53,8 +58,9 @@ struct CalibrateSettings {
 
 /// The profile that loops timed on a core (StoreLoadLoops.h, FetchLoops.h; their
 /// cycles) give: renaming where a reload into the stored register and one into another
-/// are both faster than forwarding, the forwarding latency (the slowest path), the line
-/// where crossing it costs half a cycle.
+/// are both faster than forwarding, the forwarding latency (the slowest reload's path),
+/// an operation on a slot's (its loop's path), the line where crossing it costs half a
+/// cycle.
 CoreProfile profileFromLoops(const std::vector<LoopCycles> &Loops,
                              const std::vector<FetchCycles> &Fetch);
 

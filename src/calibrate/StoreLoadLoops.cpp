@@ -69,6 +69,7 @@ std::vector<LoopCycles> storeLoadLoopSeconds(uint64_t Iterations, unsigned Runs)
       MLGO_STORE_LOAD_LOOP("xor $5, %1\n\tmov %1, 8(%%rsp)\n\txor 8(%%rsp), %1"));
   add("pointer_store_load", "xor x, 5; mov [p+8], x; mov x, [p+8]", 1,
       MLGO_STORE_LOAD_LOOP("xor $5, %1\n\tmov %1, 8(%3)\n\tmov 8(%3), %1"));
+  add(SlotOperationLoop, "add [rsp+8], 1", 1, MLGO_STORE_LOAD_LOOP("addq $1, 8(%%rsp)"));
 #else
   (void)Iterations;
   (void)Runs;

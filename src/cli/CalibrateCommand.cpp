@@ -53,6 +53,10 @@ int calibrate(CalibrateFlags &F) {
     llvm::outs() << fmt::format("  a forwarded reload has its value {} cycles after the "
                                 "store issued\n",
                                 *C->Profile.ForwardedReloadCycles);
+  if (C->Profile.SlotOperationCycles)
+    llvm::outs() << fmt::format("  an add to a stack slot has the value stored there {} "
+                                "cycles after the store\n",
+                                *C->Profile.SlotOperationCycles);
   for (const FetchCycles &B : C->Fetch)
     llvm::outs() << fmt::format("  {:<20} {:>7.2f} cycles a block of lea; lea; jmp at offset {} "
                                 "of its line\n",

@@ -13,10 +13,12 @@ check "and says what it measured" grep -q '^  spill_reload ' <<<"$out"
 check "the profile names its format" grep -q '"format": "mlgo-ra-core-profile"' "$work/profile.json"
 native=$("$MLGO_RA" replay --mcpu help | sed -n 's/.*native, the default: \([^)]*\)).*/\1/p')
 check "and the host's CPU ($native)" grep -q "\"mcpu\": \"$native\"" "$work/profile.json"
-check "six loops measured" [ "$(grep -c '"store_to_load_cycles"' "$work/profile.json")" = 6 ]
+check "seven loops measured" [ "$(grep -c '"store_to_load_cycles"' "$work/profile.json")" = 7 ]
 check "and four of the front end" [ "$(grep -c '"cycles_per_block"' "$work/profile.json")" = 4 ]
 check "the profile says how late a forwarded reload's value comes" \
   grep -Eq '"forwarded_reload_cycles": (null|[0-9]+)' "$work/profile.json"
+check "and how soon an add to a slot has the stored value" \
+  grep -Eq '"slot_operation_cycles": [0-9]+' "$work/profile.json"
 check "the profile says what line the front end fetches by" \
   grep -Eq '"fetch_line_bytes": (null|16|32|64)' "$work/profile.json"
 clock=$(grep -o '"clock_ghz": [0-9.]*' "$work/profile.json" | grep -o '[0-9.]*$')
@@ -57,6 +59,8 @@ bad "{$head, \"renamed_reload_cycles\": 1000}" \
   "renamed_reload_cycles 1000 is not a latency (at most 64)"
 bad "{$head, \"renamed_reload_cycles\": null, \"forwarded_reload_cycles\": 65}" \
   "forwarded_reload_cycles 65 is not a latency (at most 64)"
+bad "{$head, \"renamed_reload_cycles\": 0, \"slot_operation_cycles\": 100}" \
+  "slot_operation_cycles 100 is not a latency (at most 64)"
 bad "{$head, \"renamed_reload_cycles\": 0, \"fetch_line_bytes\": 48}" \
   "fetch_line_bytes 48 is not a line size (a power of two, 16 to 4096)"
 bad "{$head, \"renamed_reload_cycles\": -1}" \

@@ -670,13 +670,21 @@ TEST_CASE("flow: what an operation on a stack slot stores is ready after the val
       Code Stream = repeat(kernel("imul"), M) + kernel("spill") +
                     repeat(kernel("increment_slot"), K) + kernel("reload") + kernel("use");
       CHECK(C.flow(Stream) == Stored + K * (L + F + 1) + Lr + F + Lu + 1);
-      // With the forwarding latency a core profile measured, each step takes that.
+      // With the forwarding latency a core profile measured, each step takes that; an
+      // add takes the profile's own latency for an operation on a slot where it has one
+      // (0 on the Intel of family 6 model 207), the reload still the forwarding's.
       for (unsigned Forward : {5u, 9u}) {
         INFO("forwarded " << Forward << " cycles after the store");
         CoreProfile Profile;
         Profile.ForwardedReloadCycles = Forward;
         auto E = requireOk(createEngine(EngineKind::Flow, Triple, Name, false, {}, Profile));
         CHECK(Cpu::run(*E, Stream) == Stored + K * (Forward + 1) + Forward + Lu + 1);
+        for (unsigned Operation : {0u, 2u}) {
+          INFO("an add has the value " << Operation << " cycles after the store");
+          Profile.SlotOperationCycles = Operation;
+          auto O = requireOk(createEngine(EngineKind::Flow, Triple, Name, false, {}, Profile));
+          CHECK(Cpu::run(*O, Stream) == Stored + K * (Operation + 1) + Forward + Lu + 1);
+        }
       }
     }
   }

@@ -2,10 +2,11 @@
 /// Core profiles: the file format, the built-in ones and --core-profile.
 ///   {"format": "mlgo-ra-core-profile", "version": 1, "mcpu": "znver4",
 ///    "measured_on": "AuthenticAMD family 25 model 17", "renamed_reload_cycles": 0,
-///    "forwarded_reload_cycles": null, "fetch_line_bytes": 64}
+///    "forwarded_reload_cycles": null, "slot_operation_cycles": 1, "fetch_line_bytes": 64}
 /// renamed_reload_cycles may be null: the core does not rename stack slots;
-/// forwarded_reload_cycles and fetch_line_bytes null or absent (profiles written before
-/// them): the engine's forwarding latency, no front end. Other
+/// forwarded_reload_cycles, slot_operation_cycles and fetch_line_bytes null or absent
+/// (profiles written before them): the engine's forwarding latency, an operation on a
+/// slot forwarded as a reload, no front end. Other
 /// members (calibrate's measurements) are for people and ignored.
 #include "replay/engine/CoreProfile.h"
 #include "support/Error.h"
@@ -25,6 +26,8 @@ std::string CoreProfile::identity() const {
   // Added only when set, so that the keys of profiles without them stay.
   if (ForwardedReloadCycles)
     Text += " forwarded-reload " + std::to_string(*ForwardedReloadCycles);
+  if (SlotOperationCycles)
+    Text += " slot-operation " + std::to_string(*SlotOperationCycles);
   if (FetchLineBytes)
     Text += " fetch-line " + std::to_string(*FetchLineBytes);
   return Text;
@@ -36,15 +39,16 @@ CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
   // dependence chain cost no cycle (memory renaming), where the scheduling models charge
   // forwarding from the store; the Intel core forwards a reload into another register,
   // in about 5 cycles. Zen 4's forwarding latency is left to the engine's rule: its
-  // profile was set before calibrate measured one.
+  // profile was set before calibrate measured one. Both cores give an add to a slot the
+  // value the store before left there at once or a cycle later.
   struct BuiltIn {
     const char *CPU, *MeasuredOn;
-    std::optional<unsigned> RenamedReloadCycles, ForwardedReloadCycles;
+    std::optional<unsigned> RenamedReloadCycles, ForwardedReloadCycles, SlotOperationCycles;
     unsigned FetchLineBytes;
   };
   static const BuiltIn Measured[] = {
-      {"znver4", "AuthenticAMD family 25 model 17", 0, std::nullopt, 64},        // EPYC, Zen 4
-      {"emeraldrapids", "GenuineIntel family 6 model 207", std::nullopt, 5, 64}, // Xeon
+      {"znver4", "AuthenticAMD family 25 model 17", 0, std::nullopt, 1, 64}, // EPYC, Zen 4
+      {"emeraldrapids", "GenuineIntel family 6 model 207", std::nullopt, 5, 0, 64}, // Xeon
   };
   CoreProfile P;
   for (const BuiltIn &B : Measured)
@@ -53,6 +57,7 @@ CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
       P.MeasuredOn = B.MeasuredOn;
       P.RenamedReloadCycles = B.RenamedReloadCycles;
       P.ForwardedReloadCycles = B.ForwardedReloadCycles;
+      P.SlotOperationCycles = B.SlotOperationCycles;
       P.FetchLineBytes = B.FetchLineBytes;
     }
   return P;
@@ -68,6 +73,8 @@ Json coreProfileJson(const CoreProfile &Profile, llvm::StringRef CPU) {
   Out["forwarded_reload_cycles"] = Profile.ForwardedReloadCycles
                                        ? Json(*Profile.ForwardedReloadCycles)
                                        : Json(nullptr);
+  Out["slot_operation_cycles"] =
+      Profile.SlotOperationCycles ? Json(*Profile.SlotOperationCycles) : Json(nullptr);
   Out["fetch_line_bytes"] = Profile.FetchLineBytes ? Json(*Profile.FetchLineBytes) : Json(nullptr);
   return Out;
 }
@@ -85,28 +92,28 @@ llvm::Expected<CoreProfile> readCoreProfile(llvm::StringRef Path) {
   if (!MeasuredOn)
     return MeasuredOn.takeError();
   P.MeasuredOn = MeasuredOn->value_or("");
+  // A latency: null (or absent, but for renamed_reload_cycles) where the rule is the
+  // engine's own.
+  auto latency = [&](const char *Name, std::optional<unsigned> &Out) -> llvm::Error {
+    if (!Value->contains(Name) || Value->at(Name).is_null())
+      return llvm::Error::success();
+    auto Cycles = getJsonField<unsigned>(*Value, Name, Path);
+    if (!Cycles)
+      return Cycles.takeError();
+    if (*Cycles > 64)
+      return inputError(Path, "{} {} is not a latency (at most 64)", Name, *Cycles);
+    Out = *Cycles;
+    return llvm::Error::success();
+  };
   // Present, and null where the core does not rename (the format was checked above:
   // the value is an object).
   if (!Value->contains("renamed_reload_cycles"))
     return inputError(Path, "missing field 'renamed_reload_cycles' (null: not renamed)");
-  if (!Value->at("renamed_reload_cycles").is_null()) {
-    auto Cycles = getJsonField<unsigned>(*Value, "renamed_reload_cycles", Path);
-    if (!Cycles)
-      return Cycles.takeError();
-    if (*Cycles > 64)
-      return inputError(Path, "renamed_reload_cycles {} is not a latency (at most 64)", *Cycles);
-    P.RenamedReloadCycles = *Cycles;
-  }
-  if (Value->contains("forwarded_reload_cycles") &&
-      !Value->at("forwarded_reload_cycles").is_null()) {
-    auto Cycles = getJsonField<unsigned>(*Value, "forwarded_reload_cycles", Path);
-    if (!Cycles)
-      return Cycles.takeError();
-    if (*Cycles > 64)
-      return inputError(Path, "forwarded_reload_cycles {} is not a latency (at most 64)",
-                        *Cycles);
-    P.ForwardedReloadCycles = *Cycles;
-  }
+  for (auto [Name, Out] : {std::pair{"renamed_reload_cycles", &P.RenamedReloadCycles},
+                           std::pair{"forwarded_reload_cycles", &P.ForwardedReloadCycles},
+                           std::pair{"slot_operation_cycles", &P.SlotOperationCycles}})
+    if (llvm::Error E = latency(Name, *Out))
+      return E;
   if (Value->contains("fetch_line_bytes") && !Value->at("fetch_line_bytes").is_null()) {
     auto Bytes = getJsonField<unsigned>(*Value, "fetch_line_bytes", Path);
     if (!Bytes)

@@ -31,6 +31,11 @@ struct CoreProfile {
   /// 5 cycles and the engine 2 more). None: a load's latency plus
   /// FlowSimulator::ForwardingCycles.
   std::optional<unsigned> ForwardedReloadCycles;
+  /// An operation on a stack slot (add [rsp + 8], 1) gets the value an earlier store
+  /// left there this many cycles after the store's data was ready (0 on the Intel of
+  /// family 6 model 207: a chain of such adds runs at an add a cycle). None: as a
+  /// forwarded reload gets it.
+  std::optional<unsigned> SlotOperationCycles;
   /// The front end: it fetches one block of code a cycle, and a block ends at a taken
   /// transfer of control and where the code enters the next aligned line of this many
   /// bytes (64 on Zen 4: a block of two instructions across a line boundary takes two
@@ -38,7 +43,8 @@ struct CoreProfile {
   std::optional<unsigned> FetchLineBytes;
 
   bool empty() const {
-    return !RenamedReloadCycles && !ForwardedReloadCycles && !FetchLineBytes;
+    return !RenamedReloadCycles && !ForwardedReloadCycles && !SlotOperationCycles &&
+           !FetchLineBytes;
   }
   /// What a replay cache key needs: the numbers, not where they came from; "" when
   /// empty, so that the keys of replays without a profile stay as they were.

@@ -34,6 +34,8 @@ FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions,
       RenamedReloadCycles(Model.profile().RenamedReloadCycles.value_or(0)),
       ForwardsInProfile(Model.profile().ForwardedReloadCycles.has_value()),
       ForwardedReloadCycles(Model.profile().ForwardedReloadCycles.value_or(0)),
+      OperatesInProfile(Model.profile().SlotOperationCycles.has_value()),
+      SlotOperationCycles(Model.profile().SlotOperationCycles.value_or(0)),
       Fetches(Model.profile().FetchLineBytes.has_value()),
       FetchLineShift(llvm::countr_zero(Model.profile().FetchLineBytes.value_or(1))),
       InFlight(std::make_unique<Retirements>(Model.reorderBuffer(), Model.loadQueue(),
@@ -381,12 +383,15 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
       // it: a later reload of its slot waits for that, not for the issue.
       uint64_t StoredAt = T;
       if (Access.Loads && O.Executes) {
+        bool Operates = O.Full->Stack == StackEffect::None;
         uint64_t Loaded = T + LoadLatency;
         if (Forwarding)
-          Loaded = std::max(Loaded, ForwardedAt + (ForwardsInProfile
+          Loaded = std::max(Loaded, ForwardedAt + (Operates && OperatesInProfile
+                                                       ? SlotOperationCycles
+                                                   : ForwardsInProfile
                                                        ? ForwardedReloadCycles
                                                        : LoadLatency + ForwardingCycles));
-        StoredAt = Loaded + (O.Full->Stack == StackEffect::None);
+        StoredAt = Loaded + Operates;
       }
       Memory->stored(Access, StoredAt);
     }

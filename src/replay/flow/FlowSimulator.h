@@ -45,9 +45,10 @@
 ///    sub, lea and mov) that an earlier store wrote gets its value no sooner than a
 ///    load's latency plus ForwardingCycles after that store issued (a CoreProfile's
 ///    ForwardedReloadCycles after it, where the profile measured it). An operation on a
-///    slot (add [rsp + 8], 1) stores a cycle after the value it loaded arrived, and a
-///    later reload of the slot waits for that. MCA treats every load as independent of
-///    every store. On a core that renames memory (a
+///    slot (add [rsp + 8], 1) gets the value as such a reload does (a CoreProfile's
+///    SlotOperationCycles after the store, where it names them) and stores a cycle
+///    later; a later reload of the slot waits for that. MCA treats every load as
+///    independent of every store. On a core that renames memory (a
 ///    CoreProfile's RenamedReloadCycles), a plain register reload of a slot that a
 ///    register store of the same size wrote gets the stored value that many cycles
 ///    after the store issued, but no sooner than a load's latency after its own
@@ -148,6 +149,10 @@ private:
   /// store issued, instead of a load's latency plus ForwardingCycles.
   const bool ForwardsInProfile;
   const uint64_t ForwardedReloadCycles;
+  /// The profile names how soon an operation on a slot has the value a store left
+  /// there (CoreProfile::SlotOperationCycles), instead of as a forwarded reload.
+  const bool OperatesInProfile;
+  const uint64_t SlotOperationCycles;
   /// The front end is modeled (CoreProfile::FetchLineBytes): log2 of its line's bytes.
   const bool Fetches;
   const unsigned FetchLineShift;
