@@ -659,33 +659,36 @@ TEST_CASE("flow: what an operation on a stack slot stores is ready after the val
     Cpu &C = cpu(Name);
     const uint64_t Li = C.describe("imul").WriteLatency.at("RAX"),
                    Lr = C.describe("reload").WriteLatency.at("RBX"),
-                   Lu = C.describe("use").WriteLatency.at("RCX"), L = C.model().LoadLatency,
-                   F = FlowSimulator::ForwardingCycles, M = 4, Stored = 1 + M * Li;
-    // imul rax four times; spill rax; K times add [rsp + 8], 1; reload; use. Each add
-    // gets the slot's value as a reload would (a load latency and F after the store
-    // before it), adds it in a cycle and stores the sum; the reload waits for the last
-    // sum, the use for the reload.
+                   Lu = C.describe("use").WriteLatency.at("RCX"), F = FlowSimulator::ForwardingCycles,
+                   M = 4, Stored = 1 + M * Li;
+    // imul rax four times; spill rax; K times add [rsp + 8], 1; reload; use.
+    auto stream = [](unsigned K) {
+      return repeat(kernel("imul"), M) + kernel("spill") + repeat(kernel("increment_slot"), K) +
+             kernel("reload") + kernel("use");
+    };
     for (unsigned K : {1u, 2u, 5u}) {
       INFO(K << " adds to the slot");
-      Code Stream = repeat(kernel("imul"), M) + kernel("spill") +
-                    repeat(kernel("increment_slot"), K) + kernel("reload") + kernel("use");
-      CHECK(C.flow(Stream) == Stored + K * (L + F + 1) + Lr + F + Lu + 1);
-      // With the forwarding latency a core profile measured, each step takes that; an
-      // add takes the profile's own latency for an operation on a slot where it has one
-      // (0 on the Intel of family 6 model 207), the reload still the forwarding's.
-      for (unsigned Forward : {5u, 9u}) {
-        INFO("forwarded " << Forward << " cycles after the store");
-        CoreProfile Profile;
-        Profile.ForwardedReloadCycles = Forward;
-        auto E = requireOk(createEngine(EngineKind::Flow, Triple, Name, false, {}, Profile));
-        CHECK(Cpu::run(*E, Stream) == Stored + K * (Forward + 1) + Forward + Lu + 1);
+      Code Stream = stream(K);
+      // Without a profile that says how soon an add has the slot's value, an add
+      // stores when it issues: the adds make no chain, each more costs a cycle at most.
+      CHECK(C.flow(Stream) <= C.flow(stream(1)) + (K - 1));
+      // With one (0 cycles on the Intel of family 6 model 207), each add has the value
+      // that long after the store before it, stores its sum a cycle later, and the
+      // reload gets the last sum as forwarded reloads do.
+      for (unsigned Forward : {5u, 9u})
         for (unsigned Operation : {0u, 2u}) {
-          INFO("an add has the value " << Operation << " cycles after the store");
+          INFO("forwarded " << Forward << " cycles, an add " << Operation << " after the store");
+          CoreProfile Profile;
+          Profile.ForwardedReloadCycles = Forward;
           Profile.SlotOperationCycles = Operation;
-          auto O = requireOk(createEngine(EngineKind::Flow, Triple, Name, false, {}, Profile));
-          CHECK(Cpu::run(*O, Stream) == Stored + K * (Operation + 1) + Forward + Lu + 1);
+          auto E = requireOk(createEngine(EngineKind::Flow, Triple, Name, false, {}, Profile));
+          CHECK(Cpu::run(*E, Stream) == Stored + K * (Operation + 1) + Forward + Lu + 1);
         }
-      }
+      // Without a forwarding latency, the reload's is a load's and F.
+      CoreProfile Profile;
+      Profile.SlotOperationCycles = 1;
+      auto E = requireOk(createEngine(EngineKind::Flow, Triple, Name, false, {}, Profile));
+      CHECK(Cpu::run(*E, Stream) == Stored + K * 2 + Lr + F + Lu + 1);
     }
   }
 }

@@ -6,7 +6,7 @@
 /// renamed_reload_cycles may be null: the core does not rename stack slots;
 /// forwarded_reload_cycles, slot_operation_cycles and fetch_line_bytes null or absent
 /// (profiles written before them): the engine's forwarding latency, an operation on a
-/// slot forwarded as a reload, no front end. Other
+/// slot stored at its issue, no front end. Other
 /// members (calibrate's measurements) are for people and ignored.
 #include "replay/engine/CoreProfile.h"
 #include "support/Error.h"
@@ -39,15 +39,15 @@ CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
   // dependence chain cost no cycle (memory renaming), where the scheduling models charge
   // forwarding from the store; the Intel core forwards a reload into another register,
   // in about 5 cycles. Zen 4's forwarding latency is left to the engine's rule: its
-  // profile was set before calibrate measured one. Both cores give an add to a slot the
-  // value the store before left there at once or a cycle later.
+  // profile was set before calibrate measured one, and so is how soon an add to a slot
+  // has its value (at once on the Intel core).
   struct BuiltIn {
     const char *CPU, *MeasuredOn;
     std::optional<unsigned> RenamedReloadCycles, ForwardedReloadCycles, SlotOperationCycles;
     unsigned FetchLineBytes;
   };
   static const BuiltIn Measured[] = {
-      {"znver4", "AuthenticAMD family 25 model 17", 0, std::nullopt, 1, 64}, // EPYC, Zen 4
+      {"znver4", "AuthenticAMD family 25 model 17", 0, std::nullopt, std::nullopt, 64}, // Zen 4
       {"emeraldrapids", "GenuineIntel family 6 model 207", std::nullopt, 5, 0, 64}, // Xeon
   };
   CoreProfile P;

@@ -33,8 +33,8 @@ struct CoreProfile {
   std::optional<unsigned> ForwardedReloadCycles;
   /// An operation on a stack slot (add [rsp + 8], 1) gets the value an earlier store
   /// left there this many cycles after the store's data was ready (0 on the Intel of
-  /// family 6 model 207: a chain of such adds runs at an add a cycle). None: as a
-  /// forwarded reload gets it.
+  /// family 6 model 207: a chain of such adds runs at an add a cycle), and stores a
+  /// cycle later. None: it stores when it issues, whenever the value comes.
   std::optional<unsigned> SlotOperationCycles;
   /// The front end: it fetches one block of code a cycle, and a block ends at a taken
   /// transfer of control and where the code enters the next aligned line of this many

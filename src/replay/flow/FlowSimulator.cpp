@@ -378,16 +378,16 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
     else if (O.Executes)
       T = issue(std::max(D + 1, Operands), Access.LoadsElsewhere);
     if (Access.Stores) {
-      // What an instruction that loads a slot stores (add [rsp + 8], 1; push [rsp + 8])
-      // comes from the loaded value, plus a cycle of arithmetic unless it only moves
-      // it: a later reload of its slot waits for that, not for the issue.
+      // Where the profile says how soon an operation on a slot has its value: what an
+      // instruction that loads a slot stores (add [rsp + 8], 1; push [rsp + 8]) comes
+      // from the loaded value, plus a cycle of arithmetic unless it only moves it, and
+      // a later reload of its slot waits for that, not for the issue.
       uint64_t StoredAt = T;
-      if (Access.Loads && O.Executes) {
+      if (Access.Loads && O.Executes && OperatesInProfile) {
         bool Operates = O.Full->Stack == StackEffect::None;
         uint64_t Loaded = T + LoadLatency;
         if (Forwarding)
-          Loaded = std::max(Loaded, ForwardedAt + (Operates && OperatesInProfile
-                                                       ? SlotOperationCycles
+          Loaded = std::max(Loaded, ForwardedAt + (Operates ? SlotOperationCycles
                                                    : ForwardsInProfile
                                                        ? ForwardedReloadCycles
                                                        : LoadLatency + ForwardingCycles));

@@ -44,11 +44,11 @@
 ///    [rbp + c] store, the frame registers followed through push, pop, call, ret, add,
 ///    sub, lea and mov) that an earlier store wrote gets its value no sooner than a
 ///    load's latency plus ForwardingCycles after that store issued (a CoreProfile's
-///    ForwardedReloadCycles after it, where the profile measured it). An operation on a
-///    slot (add [rsp + 8], 1) gets the value as such a reload does (a CoreProfile's
-///    SlotOperationCycles after the store, where it names them) and stores a cycle
-///    later; a later reload of the slot waits for that. MCA treats every load as
-///    independent of every store. On a core that renames memory (a
+///    ForwardedReloadCycles after it, where the profile measured it). Where a
+///    CoreProfile names SlotOperationCycles, an operation on a slot (add [rsp + 8], 1)
+///    gets the stored value that long after the store and stores a cycle later, and a
+///    later reload of the slot waits for that; without, it stores when it issues. MCA
+///    treats every load as independent of every store. On a core that renames memory (a
 ///    CoreProfile's RenamedReloadCycles), a plain register reload of a slot that a
 ///    register store of the same size wrote gets the stored value that many cycles
 ///    after the store issued, but no sooner than a load's latency after its own
