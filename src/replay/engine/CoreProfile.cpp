@@ -2,7 +2,7 @@
 /// Core profiles: the file format, the built-in ones and --core-profile.
 ///   {"format": "mlgo-ra-core-profile", "version": 1, "mcpu": "znver4",
 ///    "measured_on": "AuthenticAMD family 25 model 17", "renamed_reload_cycles": 0,
-///    "forwarded_reload_cycles": null, "slot_operation_cycles": 1, "fetch_line_bytes": 64}
+///    "forwarded_reload_cycles": null, "slot_operation_cycles": null, "fetch_line_bytes": 64}
 /// renamed_reload_cycles may be null: the core does not rename stack slots;
 /// forwarded_reload_cycles, slot_operation_cycles and fetch_line_bytes null or absent
 /// (profiles written before them): the engine's forwarding latency, an operation on a
