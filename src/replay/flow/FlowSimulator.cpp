@@ -387,10 +387,8 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
         bool Operates = O.Full->Stack == StackEffect::None;
         uint64_t Loaded = T + LoadLatency;
         if (Forwarding)
-          Loaded = std::max(Loaded, ForwardedAt + (Operates ? SlotOperationCycles
-                                                   : ForwardsInProfile
-                                                       ? ForwardedReloadCycles
-                                                       : LoadLatency + ForwardingCycles));
+          Loaded = std::max(Loaded, Operates ? ForwardedAt + SlotOperationCycles
+                                             : forwardedValue(ForwardedAt, LoadLatency));
         StoredAt = Loaded + Operates;
       }
       Memory->stored(Access, StoredAt);
@@ -412,8 +410,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
         // (FlowSimulator.h).
         At = std::max(D + Write.Latency, ForwardedAt + RenamedReloadCycles);
       else if (Forwarding)
-        At = std::max(At, ForwardedAt + (ForwardsInProfile ? ForwardedReloadCycles
-                                                            : Write.Latency + ForwardingCycles));
+        At = std::max(At, forwardedValue(ForwardedAt, Write.Latency));
       Complete = std::max(Complete, At);
       if (O.Irregular) // its writes are not in the block
         for (uint16_t U : llvm::ArrayRef(I.Units).slice(Write.FirstUnit, Write.NumUnits))

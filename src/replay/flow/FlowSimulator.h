@@ -117,6 +117,12 @@ private:
   /// empty.
   llvm::ArrayRef<Op> describedSegment(const RefilledCode &Code) const;
   uint64_t dispatch(const Op &O);
+  /// When a load whose latency from the cache is \p LoadCycles has the value a store
+  /// that issued at \p StoreIssue left in its slot: the profile's forwarding latency
+  /// after the store, else LoadCycles and ForwardingCycles.
+  uint64_t forwardedValue(uint64_t StoreIssue, uint64_t LoadCycles) const {
+    return StoreIssue + (ForwardsInProfile ? ForwardedReloadCycles : LoadCycles + ForwardingCycles);
+  }
   /// The first cycle from \p Ready on at which the resources are free, booked.
   uint64_t book(llvm::ArrayRef<FlowResourceUse> Uses, uint64_t Ready);
   /// The same for one unit of one resource.
@@ -150,7 +156,8 @@ private:
   const bool ForwardsInProfile;
   const uint64_t ForwardedReloadCycles;
   /// The profile names how soon an operation on a slot has the value a store left
-  /// there (CoreProfile::SlotOperationCycles), instead of as a forwarded reload.
+  /// there (CoreProfile::SlotOperationCycles); without, the operation stores when it
+  /// issues.
   const bool OperatesInProfile;
   const uint64_t SlotOperationCycles;
   /// The front end is modeled (CoreProfile::FetchLineBytes): log2 of its line's bytes.
