@@ -65,6 +65,12 @@ FlowSimulator::describe(const RefilledCode &Code) {
                           Code.Addresses[K], llvm::toString(D.takeError()));
       Ops.emplace_back(**D, Model, static_cast<uint8_t>(Model.buffers().size()));
     }
+    if (Fetches && Code.Sizes.size() == Code.Instructions.size())
+      for (size_t K = 1; K < Code.Instructions.size(); ++K) {
+        uint64_t Next = Code.Addresses[K - 1] + Code.Sizes[K - 1];
+        Ops[Found.First + K].FetchBlocks = static_cast<uint8_t>(
+            blocksStarted(Code, K, Next, (Next - 1 - Code.LineBase) >> FetchLineShift));
+      }
     if (Waits && Code.Segment != RefilledCode::NoSegment)
       applyLoadWaits(llvm::MutableArrayRef(Ops).slice(Found.First, Found.Count),
                      Waits->of(Code.Segment));
@@ -148,7 +154,7 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   for (size_t K = 0; K < Described.size(); ++K) {
     const Op &O = Described[K];
     if (Fetched)
-      fetch(Code, K);
+      fetch(Code, K, O);
     uint64_t Complete = time(O);
     // Without a branch: a transfer ends a segment, or comes just before its last jump.
     BranchResolved = O.Branches ? Complete : BranchResolved;
@@ -157,22 +163,38 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   }
   if (!OneByOne)
     retired(Code.Function, Code.Event, LastRetire + 1, Code.Instructions.size());
+  if (Fetched) { // where the next event's fetch goes on from
+    FetchNext = Code.Addresses.back() + Code.Sizes.back();
+    FetchLine = (FetchNext - 1 - FetchBase) >> FetchLineShift;
+  }
   return llvm::Error::success();
 }
 
-LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::fetch(const RefilledCode &Code, size_t K) {
+uint64_t FlowSimulator::blocksStarted(const RefilledCode &Code, size_t K, uint64_t Next,
+                                      uint64_t Line) const {
   uint64_t Address = Code.Addresses[K], End = Address + Code.Sizes[K];
   uint64_t Blocks = 0;
-  if (Address != FetchNext || Code.LineBase != FetchBase) {
+  if (Address != Next) {
     // A taken transfer: a new block, from its line.
     Blocks = 1;
-    FetchBase = Code.LineBase;
-    FetchLine = (Address - FetchBase) >> FetchLineShift;
+    Line = (Address - Code.LineBase) >> FetchLineShift;
   }
-  uint64_t EndLine = (End - 1 - FetchBase) >> FetchLineShift;
-  Blocks += EndLine - FetchLine; // each line entered: a block of its own
-  FetchLine = EndLine;
-  FetchNext = End;
+  return Blocks + (((End - 1 - Code.LineBase) >> FetchLineShift) - Line);
+}
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::fetch(const RefilledCode &Code, size_t K,
+                                                       const Op &O) {
+  // Within an event the blocks are the code's, described with it; only the first
+  // instruction's follow from where the fetch before ended.
+  uint64_t Blocks = O.FetchBlocks;
+  if (K == 0) {
+    uint64_t Next = FetchNext;
+    if (Code.LineBase != FetchBase) { // another function: a taken transfer
+      FetchBase = Code.LineBase;
+      Next = ~uint64_t(0);
+    }
+    Blocks = blocksStarted(Code, 0, Next, FetchLine);
+  }
   if (Blocks) {
     // After dispatch stalled, the front end has fetched ahead, but only so far.
     uint64_t Ahead = DispatchCycle - std::min(DispatchCycle, FetchLeadCycles);
@@ -238,7 +260,8 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::dispatch(const Op &I) {
     }
   };
   if (!I.Irregular)
-    fit(I.Buffer);
+    for (unsigned K = 0; K < I.NumBuffers; ++K)
+      fit(I.Buffers[K]);
   else
     llvm::for_each(I.Full->Buffers, fit);
 
@@ -368,8 +391,12 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
       write(W, At);
     }
   } else {
-    Frames::Access Access = O.TouchesFrame ? Memory->step(*O.Full) : Frames::Access();
-    const Frames::Store *Forwarding = Access.Loads ? Memory->find(Access.Load) : nullptr;
+    Frames::Access Access;
+    const Frames::Store *Forwarding = nullptr;
+    if (O.TouchesFrame) {
+      Access = Memory->step(*O.Full);
+      Forwarding = Access.Loads ? Memory->find(Access.Load) : nullptr;
+    }
     uint64_t ForwardedAt = Forwarding ? Forwarding->Issue : 0;
     bool Eliminated = O.MovesRegister && MovesEliminatedNow < Model.movesEliminated();
     T = D;
@@ -394,33 +421,44 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
       Memory->stored(Access, StoredAt);
     }
     Complete = T + (Eliminated ? 0 : O.Latency);
-    const FlowInstruction &I = *O.Full;
-    for (unsigned W = 0; W < I.Writes.size(); ++W) {
-      const FlowWrite &Write = I.Writes[W];
-      uint64_t At = T + Write.Latency;
+    // When a write of Latency has its value.
+    auto valueOf = [&](uint16_t Latency, bool AtDispatch) {
+      uint64_t At = T + Latency;
       if (Eliminated)
-        At = std::max(D, Operands);
-      else if (Write.AtDispatch)
-        At = D + 1;
-      else if (!O.Executes) // done at dispatch, but its value is no sooner than its inputs
-        At = std::max(At, Operands + Write.Latency);
-      else if (Forwarding && Renames && I.LoadsRegisterBytes &&
-               I.LoadsRegisterBytes == Forwarding->RegisterBytes)
+        return std::max(D, Operands);
+      if (AtDispatch)
+        return D + 1;
+      if (!O.Executes) // done at dispatch, but its value is no sooner than its inputs
+        return std::max(At, Operands + Latency);
+      if (Forwarding && Renames && O.Full->LoadsRegisterBytes &&
+          O.Full->LoadsRegisterBytes == Forwarding->RegisterBytes)
         // The stored register's value, but not before a load's latency after dispatch
         // (FlowSimulator.h).
-        At = std::max(D + Write.Latency, ForwardedAt + RenamedReloadCycles);
-      else if (Forwarding)
-        At = std::max(At, forwardedValue(ForwardedAt, Write.Latency));
-      Complete = std::max(Complete, At);
-      if (O.Irregular) // its writes are not in the block
+        return std::max(D + Latency, ForwardedAt + RenamedReloadCycles);
+      if (Forwarding)
+        return std::max(At, forwardedValue(ForwardedAt, Latency));
+      return At;
+    };
+    if (!O.Irregular) {
+      for (unsigned W = 0; W < O.NumWrites; ++W) {
+        uint64_t At = valueOf(O.WriteLatency[W], O.AtDispatch >> W & 1);
+        Complete = std::max(Complete, At);
+        write(W, At);
+      }
+    } else { // its writes are not in the block
+      const FlowInstruction &I = *O.Full;
+      for (unsigned W = 0; W < I.Writes.size(); ++W) {
+        const FlowWrite &Write = I.Writes[W];
+        uint64_t At = valueOf(Write.Latency, Write.AtDispatch);
+        Complete = std::max(Complete, At);
         for (uint16_t U : llvm::ArrayRef(I.Units).slice(Write.FirstUnit, Write.NumUnits))
           UnitValues[U] = At << 16 | Write.WriteResource;
-      else
-        write(W, At);
+      }
     }
   }
   if (!O.Irregular)
-    Schedulers[O.Buffer].add(D, T);
+    for (unsigned K = 0; K < O.NumBuffers; ++K)
+      Schedulers[O.Buffers[K]].add(D, T);
   else
     for (uint8_t B : O.Full->Buffers)
       Schedulers[B].add(D, T);

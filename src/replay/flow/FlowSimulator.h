@@ -137,10 +137,14 @@ private:
   /// returns whether it was.
   bool waitUntil(uint64_t Cycle);
   void retire(const Op &O, uint64_t Complete);
-  /// The front end (CoreProfile::FetchLineBytes): instruction K of \p Code is fetched
-  /// (the block it is in: a new one after a taken transfer, one more each line entered)
-  /// and dispatch waits for it.
-  void fetch(const RefilledCode &Code, size_t K);
+  /// The front end (CoreProfile::FetchLineBytes): instruction K of \p Code, \p O, is
+  /// fetched (the block it is in: a new one after a taken transfer, one more each line
+  /// entered) and dispatch waits for it.
+  void fetch(const RefilledCode &Code, size_t K, const Op &O);
+  /// The blocks instruction K of \p Code starts when the fetch before it ended at
+  /// \p Next, in line \p Line (from Code.LineBase).
+  uint64_t blocksStarted(const RefilledCode &Code, size_t K, uint64_t Next,
+                         uint64_t Line) const;
 
   const FlowModel &Model;
   const LoadWaits *Waits;

@@ -21,18 +21,19 @@ namespace mlgo {
 /// addresses as any load the frames do not follow.
 class FlowSimulator::Frames {
 public:
+  // Small (16 bytes), as every instruction that touches the frame makes some.
   struct Value {
     uint32_t Symbol = 0;
-    int64_t Offset = 0;
     bool Stack = true;
+    int64_t Offset = 0;
     bool operator==(const Value &O) const { return Symbol == O.Symbol && Offset == O.Offset; }
   };
   struct Store {
     Value Address;
     uint64_t Issue = 0;
     /// A pushed frame register's value (push rbp), for the pop that restores it.
-    bool HoldsPointer = false;
     Value Pointer;
+    bool HoldsPointer = false;
     /// A whole register stored (FlowInstruction::StoresRegisterBytes): its bytes.
     uint8_t RegisterBytes = 0;
   };
@@ -41,10 +42,9 @@ public:
     /// A load (not a store too) through a frame register that does not point into the
     /// stack.
     bool LoadsElsewhere = false;
-    Value Load, Store;
     bool StoresPointer = false;
-    Value Pointer;
     uint8_t StoresRegisterBytes = 0;
+    Value Load, Store, Pointer;
   };
 
   Frames() : Slots(TableSize) { forget(); }
@@ -102,17 +102,17 @@ public:
     return S.Issue && S.Address == Address ? &S : nullptr;
   }
   void stored(const Access &A, uint64_t Issue) {
-    Slots[slot(A.Store)] = {A.Store, Issue, A.StoresPointer, A.Pointer, A.StoresRegisterBytes};
+    Slots[slot(A.Store)] = {A.Store, Issue, A.Pointer, A.StoresPointer, A.StoresRegisterBytes};
   }
 
 private:
   /// Stores remembered: the last ones, by address, as a direct-mapped table.
   static constexpr size_t TableSize = 4096;
 
-  Value fresh(bool Stack) { return {++Symbols, 0, Stack}; }
+  Value fresh(bool Stack) { return {++Symbols, Stack, 0}; }
   Value at(int8_t Pointer, int64_t Offset) const {
     const Value &P = Pointers[Pointer];
-    return {P.Symbol, P.Offset + Offset, P.Stack};
+    return {P.Symbol, P.Stack, P.Offset + Offset};
   }
   static size_t slot(const Value &V) {
     uint64_t H = (uint64_t(V.Symbol) << 32 ^ uint64_t(V.Offset)) * 0x9E3779B97F4A7C15ull;

@@ -16,10 +16,10 @@ namespace mlgo {
 /// event, side by side: its reads padded to MaxReads units with a unit never written,
 /// its writes padded to MaxWrites of WriteUnitsOf units with a unit never read, so
 /// that they take no branch per operand. What does not fit (more read units, more
-/// resource uses, and Irregular: more writes or units, or schedulers) is read from
-/// the instruction's FlowInstruction.
+/// resource uses, and Irregular: more writes, units or schedulers) is read from the
+/// instruction's FlowInstruction.
 struct FlowSimulator::Op {
-  static constexpr unsigned MaxReads = 6, MaxWrites = 2, MaxUses = 4;
+  static constexpr unsigned MaxReads = 6, MaxWrites = 2, MaxUses = 4, MaxBuffers = 3;
   /// Units per write: most instructions write a general register (three units) and
   /// the flags (one).
   static constexpr unsigned WriteUnitsOf[MaxWrites] = {4, 1};
@@ -36,7 +36,17 @@ struct FlowSimulator::Op {
   /// Dispatch slots in the first cycle, whole cycles after it and slots in the last.
   uint16_t FirstSlots, WholeCycles, LastSlots;
   uint16_t Latency;
-  uint8_t Buffer, NumUses;
+  uint8_t NumUses;
+  /// The schedulers it waits in (a load and an operation: two on some cores), at least
+  /// one.
+  uint8_t Buffers[MaxBuffers], NumBuffers;
+  /// Writes, and which of them are the stack pointer as the stack engine sets it
+  /// (FlowWrite::AtDispatch, bit W): where not Irregular, all that the timing reads of
+  /// them is here, not in Full.
+  uint8_t NumWrites = 0, AtDispatch = 0;
+  /// Where the front end is modeled, the blocks this instruction starts, after the one
+  /// before it in its event (the first: 0, found when fetched).
+  uint8_t FetchBlocks = 0;
   bool Branches;
   bool MayLoad, MayStore, BeginGroup, EndGroup;
   /// A load that a bounded load queue holds; a store that a bounded store queue holds.
@@ -75,13 +85,15 @@ struct FlowSimulator::Op {
     TouchesFrame = I.TouchesFrame;
     Branches = I.Branches;
     // Instructions without a scheduler count in one that is never full.
-    Buffer = I.Buffers.empty() ? Unbuffered : I.Buffers[0];
+    NumBuffers = static_cast<uint8_t>(std::max<size_t>(1, I.Buffers.size()));
+    Buffers[0] = Unbuffered;
+    llvm::copy(llvm::ArrayRef(I.Buffers).take_front(MaxBuffers), Buffers);
     unsigned Width = Model.dispatchWidth();
     FirstSlots = static_cast<uint16_t>(std::min<unsigned>(MicroOps, Width));
     WholeCycles = static_cast<uint16_t>((MicroOps - 1) / Width);
     LastSlots = static_cast<uint16_t>((MicroOps - 1) % Width + 1);
     NumUses = static_cast<uint8_t>(I.Resources.size());
-    Irregular = I.Writes.size() > MaxWrites || I.Buffers.size() > 1;
+    Irregular = I.Writes.size() > MaxWrites || I.Buffers.size() > MaxBuffers;
     for (unsigned W = 0; W < I.Writes.size() && W < MaxWrites; ++W)
       Irregular |= I.Writes[W].NumUnits > WriteUnitsOf[W];
     MoreReads = I.ReadUnits.size() > MaxReads || !I.AdvancedReads.empty();
@@ -103,9 +115,10 @@ struct FlowSimulator::Op {
                  WriteUnits + firstWriteUnit(W));
       WriteLatency[W] = Write.Latency;
       WriteResource[W] = Write.WriteResource;
+      AtDispatch |= uint8_t(Write.AtDispatch) << W;
     }
-    Unusual = !Executes || MovesRegister || TouchesFrame ||
-              llvm::any_of(I.Writes, [](const FlowWrite &W) { return W.AtDispatch; });
+    NumWrites = static_cast<uint8_t>(I.Writes.size());
+    Unusual = !Executes || MovesRegister || TouchesFrame || AtDispatch;
   }
   llvm::ArrayRef<FlowResourceUse> uses() const {
     return NumUses > MaxUses ? llvm::ArrayRef(Full->Resources)
