@@ -40,13 +40,14 @@ FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions,
       FetchLineShift(llvm::countr_zero(Model.profile().FetchLineBytes.value_or(1))),
       InFlight(std::make_unique<Retirements>(Model.reorderBuffer(), Model.loadQueue(),
                                              Model.storeQueue())),
-      Schedulers(Model.buffers().size() + 1),
-      SchedulerSizes(Model.buffers().begin(), Model.buffers().end()),
       LoadQueueLimit(Model.loadQueue()), StoreQueueLimit(Model.storeQueue()),
       Busy(std::make_unique<Lanes>()),
       UnitValues(Model.numRegisterUnits() + 2, 0),
       NextLane(Model.numResources(), 0), Memory(std::make_unique<Frames>()) {
-  SchedulerSizes.push_back(~0u);
+  Schedulers.reserve(Model.buffers().size() + 1);
+  for (unsigned Size : Model.buffers())
+    Schedulers.emplace_back(Size);
+  Schedulers.emplace_back(~0u);
 }
 
 FlowSimulator::~FlowSimulator() = default;
@@ -251,10 +252,10 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::dispatch(const Op &I) {
   // left are counted out only when the scheduler may be full.
   auto fit = [&](uint8_t B) {
     Scheduler &S = Schedulers[B];
-    if (S.waiting() < SchedulerSizes[B] && !S.lagsBehind(DispatchCycle))
+    if (!S.mayBeFull(DispatchCycle))
       return;
     S.advanceTo(DispatchCycle);
-    while (S.waiting() >= SchedulerSizes[B]) {
+    while (S.full()) {
       waitUntil(S.nextLeaving());
       S.advanceTo(DispatchCycle);
     }

@@ -198,7 +198,6 @@ private:
   std::unique_ptr<Retirements> InFlight;
   /// The model's schedulers and one more, never full, for instructions without one.
   std::vector<Scheduler> Schedulers;
-  std::vector<unsigned> SchedulerSizes;
   const unsigned LoadQueueLimit, StoreQueueLimit; ///< read only where bounded
 
   // Issue.

@@ -15,7 +15,8 @@ namespace mlgo {
 class FlowSimulator::Scheduler {
 public:
   static constexpr uint64_t Window = 1 << 16;
-  Scheduler() : Leaving(Window) {}
+  /// Of \p Size entries (~0u: never full).
+  explicit Scheduler(unsigned Size) : Leaving(Window), Size(Size) {}
 
   /// Instructions that issue by \p Cycle have left.
   void advanceTo(uint64_t Cycle) {
@@ -42,20 +43,25 @@ public:
   /// An instruction dispatched in \p Dispatched waits until \p Issue.
   void add(uint64_t Dispatched, uint64_t Issue) {
     Issue = std::min(Issue, Dispatched + Window / 2); // within the window from Through
-    if (Issue <= Through)
-      return;
-    ++Leaving[Issue % Window];
-    ++Waiting;
+    // Without a branch: one that issued by Through has left already.
+    bool Waits = Issue > Through;
+    Leaving[Issue % Window] += Waits;
+    Waiting += Waits;
   }
-  /// Instructions dispatched and not known to have issued: at least those waiting.
-  unsigned waiting() const { return Waiting; }
-  /// Whether the window must advance before \p Cycle can be booked in it.
-  bool lagsBehind(uint64_t Cycle) const { return Cycle - Through >= Window / 2; }
+  /// Whether all entries may be taken, or the window must advance before \p Cycle can
+  /// be booked in it: what has left by \p Cycle must be counted out first.
+  bool mayBeFull(uint64_t Cycle) const {
+    return int(Waiting >= Size) | int(Cycle - Through >= Window / 2);
+  }
+  /// Whether all entries are taken, after an advance.
+  bool full() const { return Waiting >= Size; }
 
 private:
   std::vector<uint16_t> Leaving; ///< at most a scheduler's size each
   uint64_t Through = 0;
+  /// Instructions dispatched and not known to have issued: at least those waiting.
   unsigned Waiting = 0;
+  const unsigned Size;
 };
 
 } // namespace mlgo
