@@ -799,6 +799,34 @@ TEST_CASE("flow: the front end fetches a block a cycle, split where it enters a 
     }
     // Code without its instructions' sizes is not fetched.
     CHECK(cycles(10, 0, 64, {}) == C.flow(repeat(Zero, 10)));
+
+    // The same N instructions in one event fetch as in events of one each: the blocks
+    // within an event are found when its code is described. And code handed over first
+    // without its sizes (a chunk's warm-up) fetches later as if the warm-up had been
+    // other code.
+    const unsigned N = 40;
+    const Code Zeros = repeat(Zero, N), Copy = Zeros;
+    enum WarmUp { None, Same, Other };
+    auto inOneEvent = [&](uint64_t Start, uint64_t Step, WarmUp First) {
+      std::vector<uint64_t> Addresses(N);
+      for (unsigned K = 0; K < N; ++K)
+        Addresses[K] = Start + K * Step;
+      auto Core = E->startCore(1);
+      if (First != None)
+        requireSuccess(Core->add({0, 0, First == Same ? Zeros : Copy, Addresses, {}, {}}));
+      RefilledCode Event{0, 1, Zeros, Addresses, {}, {}};
+      const std::vector<uint8_t> Sizes(N, 2);
+      Event.Sizes = Sizes;
+      requireSuccess(Core->add(Event));
+      requireSuccess(Core->finish());
+      return Core->cycles();
+    };
+    for (auto [Start, Step] : {std::pair<uint64_t, uint64_t>{0, 64}, {0, 16}, {0, 2}, {63, 64},
+                               {62, 2}, {63, 3}}) {
+      INFO("from " << Start << ", " << Step << " bytes apart");
+      CHECK(inOneEvent(Start, Step, None) == cycles(N, Start, Step, Two));
+      CHECK(inOneEvent(Start, Step, Same) == inOneEvent(Start, Step, Other));
+    }
   }
 }
 

@@ -57,8 +57,10 @@ FlowSimulator::describe(const RefilledCode &Code) {
   // Refilled code stays where it is and as it is for a core's life (Refill.h): the
   // descriptions of an event's instructions are found by where they start.
   Described &Found = DescribedByCode[Code.Instructions.data()];
-  if (Found.Count < Code.Instructions.size()) {
-    Found = {static_cast<uint32_t>(Ops.size()), static_cast<uint32_t>(Code.Instructions.size())};
+  bool Fetched = fetched(Code);
+  if (Found.Count < Code.Instructions.size() || (Fetched && !Found.Fetched)) {
+    Found = {static_cast<uint32_t>(Ops.size()), static_cast<uint32_t>(Code.Instructions.size()),
+             Fetched};
     for (size_t K = 0; K < Code.Instructions.size(); ++K) {
       auto D = Model.describe(Code.Instructions[K]);
       if (!D)
@@ -66,7 +68,7 @@ FlowSimulator::describe(const RefilledCode &Code) {
                           Code.Addresses[K], llvm::toString(D.takeError()));
       Ops.emplace_back(**D, Model, static_cast<uint8_t>(Model.buffers().size()));
     }
-    if (Fetches && Code.Sizes.size() == Code.Instructions.size())
+    if (Fetched)
       for (size_t K = 1; K < Code.Instructions.size(); ++K) {
         uint64_t Next = Code.Addresses[K - 1] + Code.Sizes[K - 1];
         Ops[Found.First + K].FetchBlocks = static_cast<uint8_t>(
@@ -110,7 +112,8 @@ FlowSimulator::describedSegment(const RefilledCode &Code) const {
   if (Code.Segment >= DescribedBySegment.size())
     return {};
   const DescribedSegment &Found = DescribedBySegment[Code.Segment];
-  if (Found.Code != Code.Instructions.data() || Found.Count != Code.Instructions.size())
+  if (Found.Code != Code.Instructions.data() || Found.Count != Code.Instructions.size() ||
+      (!Found.Fetched && fetched(Code)))
     return {};
   return llvm::ArrayRef(Ops).slice(Found.First, Found.Count);
 }
@@ -150,8 +153,9 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   // Retirement happens within cycle LastRetire, so LastRetire + 1 cycles have passed.
   // An event's instructions retire together unless each one's cycles are asked for.
   bool OneByOne = recordsInstructionCycles();
-  // Code without its instructions' sizes (built by hand) is not fetched.
-  bool Fetched = Fetches && Code.Sizes.size() == Code.Instructions.size();
+  // Code without its instructions' sizes (built by hand, a chunk's warm-up) is not
+  // fetched.
+  bool Fetched = fetched(Code);
   for (size_t K = 0; K < Described.size(); ++K) {
     const Op &O = Described[K];
     if (Fetched)

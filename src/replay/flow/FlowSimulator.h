@@ -111,6 +111,10 @@ private:
 
   /// The descriptions of \p Code's instructions.
   llvm::Expected<llvm::ArrayRef<Op>> describe(const RefilledCode &Code);
+  /// Whether the front end fetches \p Code: modeled, and the code has its sizes.
+  bool fetched(const RefilledCode &Code) const {
+    return Fetches && Code.Sizes.size() == Code.Instructions.size();
+  }
   /// Sets, per data load of a segment's \p Ops, whether it waits for older stores.
   static void applyLoadWaits(llvm::MutableArrayRef<Op> Ops, llvm::ArrayRef<uint8_t> Waits);
   /// The same for code described before, found by its segment (most events); else
@@ -171,6 +175,9 @@ private:
   /// event's instructions start: Count of them in Ops from First.
   struct Described {
     uint32_t First = 0, Count = 0;
+    /// With the front end's blocks (Op::FetchBlocks): described from code with its
+    /// instructions' sizes (a chunk's warm-up hands code over without).
+    bool Fetched = false;
   };
   /// By trace segment (RefilledCode::Segment): the same, and where the code was.
   struct DescribedSegment : Described {
