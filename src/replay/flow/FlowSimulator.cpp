@@ -72,7 +72,7 @@ FlowSimulator::describe(const RefilledCode &Code) {
       for (size_t K = 1; K < Code.Instructions.size(); ++K) {
         uint64_t Next = Code.Addresses[K - 1] + Code.Sizes[K - 1];
         Ops[Found.First + K].FetchBlocks = static_cast<uint8_t>(
-            blocksStarted(Code, K, Next, (Next - 1 - Code.LineBase) >> FetchLineShift));
+            blocksStarted(Code, K, Next, lineOf(Next - 1, Code.LineBase)));
       }
     if (Waits && Code.Segment != RefilledCode::NoSegment)
       applyLoadWaits(llvm::MutableArrayRef(Ops).slice(Found.First, Found.Count),
@@ -170,7 +170,7 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
     retired(Code.Function, Code.Event, LastRetire + 1, Code.Instructions.size());
   if (Fetched) { // where the next event's fetch goes on from
     FetchNext = Code.Addresses.back() + Code.Sizes.back();
-    FetchLine = (FetchNext - 1 - FetchBase) >> FetchLineShift;
+    FetchLine = lineOf(FetchNext - 1, FetchBase);
   }
   return llvm::Error::success();
 }
@@ -182,9 +182,9 @@ uint64_t FlowSimulator::blocksStarted(const RefilledCode &Code, size_t K, uint64
   if (Address != Next) {
     // A taken transfer: a new block, from its line.
     Blocks = 1;
-    Line = (Address - Code.LineBase) >> FetchLineShift;
+    Line = lineOf(Address, Code.LineBase);
   }
-  return Blocks + (((End - 1 - Code.LineBase) >> FetchLineShift) - Line);
+  return Blocks + (lineOf(End - 1, Code.LineBase) - Line);
 }
 
 LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::fetch(const RefilledCode &Code, size_t K,
@@ -264,11 +264,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::dispatch(const Op &I) {
       S.advanceTo(DispatchCycle);
     }
   };
-  if (!I.Irregular)
-    for (unsigned K = 0; K < I.NumBuffers; ++K)
-      fit(I.Buffers[K]);
-  else
-    llvm::for_each(I.Full->Buffers, fit);
+  llvm::for_each(I.buffers(), fit);
 
   uint64_t Dispatched = DispatchCycle;
   // Wider than the dispatch width: whole cycles, and the rest of the last one.
@@ -461,12 +457,8 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
       }
     }
   }
-  if (!O.Irregular)
-    for (unsigned K = 0; K < O.NumBuffers; ++K)
-      Schedulers[O.Buffers[K]].add(D, T);
-  else
-    for (uint8_t B : O.Full->Buffers)
-      Schedulers[B].add(D, T);
+  for (uint8_t B : O.buffers())
+    Schedulers[B].add(D, T);
   retire(O, Complete);
   return Complete;
 }

@@ -149,6 +149,10 @@ private:
   /// \p Next, in line \p Line (from Code.LineBase).
   uint64_t blocksStarted(const RefilledCode &Code, size_t K, uint64_t Next,
                          uint64_t Line) const;
+  /// The front end's line of \p Address, counted from \p Base.
+  uint64_t lineOf(uint64_t Address, uint64_t Base) const {
+    return (Address - Base) >> FetchLineShift;
+  }
 
   const FlowModel &Model;
   const LoadWaits *Waits;

@@ -120,6 +120,9 @@ struct FlowSimulator::Op {
     NumWrites = static_cast<uint8_t>(I.Writes.size());
     Unusual = !Executes || MovesRegister || TouchesFrame || AtDispatch;
   }
+  llvm::ArrayRef<uint8_t> buffers() const {
+    return Irregular ? llvm::ArrayRef(Full->Buffers) : llvm::ArrayRef(Buffers, NumBuffers);
+  }
   llvm::ArrayRef<FlowResourceUse> uses() const {
     return NumUses > MaxUses ? llvm::ArrayRef(Full->Resources)
                              : llvm::ArrayRef(Uses, NumUses);
