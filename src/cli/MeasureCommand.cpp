@@ -104,7 +104,11 @@ CommandHandle addMeasureCommand(CLI::App &Parent) {
   Cmd->add_option("--link", Flags->Options.Link,
                   "The program's link command, one compiler-driver invocation run in a "
                   "build's directory ('ninja -t commands TARGET | tail -1' prints it)");
-  Cmd->add_option("--mode", Flags->Mode, "paired, processes or auto")
+  Cmd->add_option("--mode", Flags->Mode,
+                  "paired, processes or auto: paired where every build is a directory and "
+                  "--link is given, else processes; also processes when paired mode "
+                  "refuses the program (its main exits, or prints other output when "
+                  "called again), the result saying why")
       ->check(CLI::IsMember({"auto", "paired", "processes"}))
       ->capture_default_str();
   Cmd->add_option("--precision", Flags->Options.Precision,

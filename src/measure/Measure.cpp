@@ -89,6 +89,24 @@ llvm::Expected<MeasureMode> chooseMode(const MeasureOptions &Opts,
   return Executable || !Opts.Metric.empty() ? MeasureMode::Processes : MeasureMode::Paired;
 }
 
+/// The units of \p Mode, checked: every build run once, its output compared with the
+/// baseline's unless the options say not to.
+llvm::Expected<std::unique_ptr<Units>> checkedUnits(const MeasureOptions &Opts,
+                                                    const std::vector<Contestant> &Contestants,
+                                                    MeasureMode Mode, const std::string &Scratch,
+                                                    std::mt19937_64 &Random) {
+  // Paired processes of a 40th of the budget: ten at least fit in a quarter of it.
+  double SecondsPerProcess = std::clamp(Opts.TimeBudget / 40, 0.2, 3.0);
+  auto Made = Mode == MeasureMode::Paired
+                  ? pairedUnits(Opts, Contestants, Scratch, SecondsPerProcess, Random)
+                  : processesUnits(Opts, Contestants, Scratch, Random);
+  if (!Made)
+    return Made.takeError();
+  if (llvm::Error E = (*Made)->check(Opts.CheckOutput))
+    return E;
+  return Made;
+}
+
 } // namespace
 
 llvm::Expected<Measurement> measure(const MeasureOptions &Opts) {
@@ -126,18 +144,20 @@ llvm::Expected<Measurement> measure(const MeasureOptions &Opts) {
     return stageError("cannot create a scratch directory: {}", EC.message());
   Dir.Path = Created.str().str();
 
-  // Paired processes of a 40th of the budget: ten at least fit in a quarter of it.
-  double SecondsPerProcess = std::clamp(Opts.TimeBudget / 40, 0.2, 3.0);
-  auto Made = M.Mode == MeasureMode::Paired
-                  ? pairedUnits(Opts, *Contestants, Dir.Path, SecondsPerProcess, Random)
-                  : processesUnits(Opts, *Contestants, Dir.Path, Random);
+  auto Made = checkedUnits(Opts, *Contestants, M.Mode, Dir.Path, Random);
+  if (!Made && Opts.Mode == MeasureMode::Auto && M.Mode == MeasureMode::Paired) {
+    llvm::Error E = llvm::handleErrors(Made.takeError(), [&](const PairedRefusal &R) {
+      M.PairedRefused = R.input() + ": " + R.what();
+    });
+    if (E)
+      return E;
+    M.Mode = MeasureMode::Processes;
+    Made = checkedUnits(Opts, *Contestants, M.Mode, Dir.Path, Random);
+  }
   if (!Made)
     return Made.takeError();
   Units &U = **Made;
   M.Metric = U.metric();
-  if (Opts.CheckOutput)
-    if (llvm::Error E = U.checkOutputs())
-      return E;
 
   std::vector<std::vector<double>> Samples(Contestants->size());
   std::vector<double> Baseline;

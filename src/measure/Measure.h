@@ -8,7 +8,10 @@
 ///   processes  every run a process of its own, interleaved baseline, candidate,
 ///              baseline; timed by CPU seconds or by a figure the program prints.
 /// Rounds go on until every candidate's interval is narrower than the precision asked
-/// for, or the time budget is spent. A control, the baseline's own code measured as a
+/// for, or the time budget is spent. Auto mode measures paired where every build is a
+/// directory and the link command is given, and as processes where a build is an
+/// executable or paired mode refuses the program (its main exits, or prints other
+/// output when called again). A control, the baseline's own code measured as a
 /// candidate, shows the bias of the baseline's place among the calls (it runs between
 /// all the others), and candidates are measured over it, each round.
 #pragma once
@@ -84,6 +87,8 @@ struct BuildResult {
 
 struct Measurement {
   MeasureMode Mode = MeasureMode::Paired;
+  /// Auto mode measured as processes because paired mode refused the program: why.
+  std::string PairedRefused;
   std::string Metric; ///< what one value is, in words
   double BaselineValue = 0; ///< the baseline's median value (a call's or a run's)
   size_t Units = 0; ///< processes (paired) or rounds (processes)

@@ -25,7 +25,10 @@ std::string unitName(const Measurement &M) {
 }
 
 std::string summaryLine(const Measurement &M) {
-  return fmt::format("{} mode, {} {} in {:.0f} s; the baseline's median {:.4g} ({}); "
+  std::string Refused = M.PairedRefused.empty()
+                            ? ""
+                            : "paired mode refused (" + M.PairedRefused + "): ";
+  return Refused + fmt::format("{} mode, {} {} in {:.0f} s; the baseline's median {:.4g} ({}); "
                      "{} (95% intervals {} {:.2g} points)",
                      modeName(M.Mode), M.Units, unitName(M), M.Seconds, M.BaselineValue,
                      M.Metric,
@@ -48,6 +51,7 @@ Json measurementJson(const Measurement &M) {
                       {"samples", B.Samples},
                       {"verdict", verdictName(B.Judged)}});
   return Json{{"mode", modeName(M.Mode)},
+              {"paired_refused", M.PairedRefused.empty() ? Json() : Json(M.PairedRefused)},
               {"metric", M.Metric},
               {"baseline_value", M.BaselineValue},
               {"units", M.Units},

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "Measure.h"
+#include "support/Error.h"
 
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -44,13 +45,23 @@ std::vector<double> roundSpeedups(const std::vector<Timed> &Round, size_t Contes
 /// confidence interval and the verdict.
 BuildResult summarise(const Contestant &C, const std::vector<double> &Samples, bool Control);
 
+/// Paired mode's refusal of a program it cannot measure: its main calls exit(), or
+/// prints other output when called again. An input error, which auto mode answers by
+/// measuring as processes.
+class PairedRefusal : public llvm::ErrorInfo<PairedRefusal, InputError> {
+public:
+  static char ID;
+  using ErrorInfo::ErrorInfo;
+};
+
 class Units {
 public:
   virtual ~Units() = default;
   /// What a value is, in words ("thread CPU seconds a call").
   virtual std::string metric() const = 0;
-  /// Checks that every build prints what the baseline prints (and warms up).
-  virtual llvm::Error checkOutputs() = 0;
+  /// Runs every build once (a warm-up), refuses a program the mode cannot measure, and
+  /// with \p CompareOutputs checks that every build prints what the baseline prints.
+  virtual llvm::Error check(bool CompareOutputs) = 0;
   /// Measures unit \p Unit (0, 1, ...).
   virtual llvm::Expected<UnitSample> run(unsigned Unit) = 0;
 };

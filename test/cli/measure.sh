@@ -2,7 +2,8 @@
 # mlgo-ra measure on real builds of the bundled crypto example: a byte-identical copy of
 # the baseline measured within noise, a build with a known extra cost (sha256.c at -O0)
 # measured slower, in paired mode (one process) and in processes mode (CPU seconds, and
-# the time the example prints with --metric); bad builds fail in one line with exit 2;
+# the time the example prints with --metric); a main that calls exit() measured as
+# processes in auto mode, refused in paired mode; bad builds fail in one line with exit 2;
 # an interrupt leaves no process and no scratch directory behind.
 source "$(dirname "$0")/lib.sh"
 
@@ -89,8 +90,14 @@ sed 's/^int main(/int real_main(/' "$SRC/examples/crypto/main.c" >"$work/exits/r
   "$CLANG" -O2 -c "$work/exits.c" -o "$work/exits/wrap.o" &&
   ld.lld-22 -r "$work/exits/wrap.o" "$work/exits/real.o" -o "$work/exits/main.o" || exit 1
 cp "$work/base/"{chacha20,sha256,crc32}.o "$work/exits/"
-bad "a main that calls exit()" "$work/exits: its main called exit\(\): paired mode needs a main that returns" \
-  --baseline base --candidate exits --link "$link" -- 1 1
+bad "a main that calls exit(), paired" "$work/exits: its main called exit\(\): paired mode needs a main that returns" \
+  --baseline base --candidate exits --mode paired --link "$link" -- 1 1
+run "$MLGO_RA" measure --baseline base --candidate exits --link "$link" --time-budget 3 --json -- 1 1
+check "a main that calls exit(), auto: measured" [ "$code" = 0 ]
+check "  as processes" grep -q '"mode": "processes"' <<<"$out"
+check "  saying why" grep -q '"paired_refused": "'"$work"'/exits: its main called exit()' <<<"$out"
+run "$MLGO_RA" measure --baseline base --candidate same --link "$link" --time-budget 3 -- 1 1
+check "  a main that returns: paired, no refusal" grep -q "^paired mode, " <<<"$out"
 bad "an executable in paired mode" "$work/same/crypto: is an executable: paired mode needs" \
   --baseline base --candidate same/crypto --mode paired --link "$link" -- 1 1
 bad "a directory without --link" "--link: is needed" --baseline base --candidate same -- 1 1
