@@ -4,6 +4,10 @@ set -uo pipefail
 failures=0
 mkdir -p "${SCRATCH:-/tmp}"
 work=$(mktemp -d "${SCRATCH:-/tmp}/cli.XXXXXX")
+# Scratch files of what a test runs, inside its own directory: a process the test kills
+# with SIGKILL cannot remove its scratch directories (a compile's FIFOs), and finish does.
+export TMPDIR=$work/tmp
+mkdir -p "$TMPDIR"
 
 # run CMD...: runs it, keeping its exit code in $code, stdout in $out, stderr in $err.
 run() {
