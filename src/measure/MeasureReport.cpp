@@ -25,16 +25,17 @@ std::string unitName(const Measurement &M) {
 }
 
 std::string summaryLine(const Measurement &M) {
-  std::string Refused = M.PairedRefused.empty()
-                            ? ""
-                            : "paired mode refused (" + M.PairedRefused + "): ";
-  return Refused + fmt::format("{} mode, {} {} in {:.0f} s; the baseline's median {:.4g} ({}); "
-                     "{} (95% intervals {} {:.2g} points)",
-                     modeName(M.Mode), M.Units, unitName(M), M.Seconds, M.BaselineValue,
-                     M.Metric,
-                     M.PrecisionReached ? "precision reached" : "stopped by the time budget",
-                     M.PrecisionReached ? "narrower than" : "not all narrower than",
-                     M.Precision);
+  std::string Line = M.PairedRefused.empty()
+                         ? ""
+                         : "paired mode refused (" + M.PairedRefused + "): ";
+  return Line + fmt::format("{} mode, {} {} in {:.0f} s; the baseline's median {:.4g} ({}); "
+                            "{} (95% intervals {} {:.2g} points)",
+                            modeName(M.Mode), M.Units, unitName(M), M.Seconds,
+                            M.BaselineValue, M.Metric,
+                            M.PrecisionReached ? "precision reached"
+                                               : "stopped by the time budget",
+                            M.PrecisionReached ? "narrower than" : "not all narrower than",
+                            M.Precision);
 }
 
 } // namespace
