@@ -1,8 +1,10 @@
 /// \file
 /// Loading a CodeImage from relocatable objects: every text section is given its own
-/// image addresses, as a link would, and its BB address map is read per section.
+/// image addresses, as a link would, and its BB address map is read per section. GOT
+/// loads of symbols the objects define are relaxed as the linker relaxes them.
 #include "CodeImage.h"
 #include "CodeImageBuilder.h"
+#include "GotRelaxation.h"
 #include "support/Error.h"
 #include "support/InputFile.h"
 
@@ -67,6 +69,10 @@ llvm::Expected<CodeImage> CodeImage::loadObjects(llvm::ArrayRef<std::string> Pat
   Image.Triple = TT.str();
   CodeImageBuilder Builder(Image, **Dis);
 
+  std::vector<const llvm::object::ELFObjectFileBase *> Objects;
+  for (const ObjectFile &File : Files)
+    Objects.push_back(File.Elf);
+  llvm::StringSet<> Defined = definedGlobals(Objects);
   uint64_t Next = FirstTextAddress;
   for (size_t I = 0; I < Files.size(); ++I) {
     const std::string &Path = Paths[I];
@@ -78,6 +84,7 @@ llvm::Expected<CodeImage> CodeImage::loadObjects(llvm::ArrayRef<std::string> Pat
     Builder.setSource(Path);
     SectionAddresses SectionBases;
     std::vector<std::pair<unsigned, uint64_t>> TextSections; // in file order
+    std::unordered_map<uint64_t, std::string> Relaxed = relaxGotLoads(Elf, Defined);
     for (const llvm::object::SectionRef &Section : Elf.sections()) {
       auto Contents = Section.getContents();
       if (!Section.isText() || !Contents || Contents->empty())
@@ -85,7 +92,14 @@ llvm::Expected<CodeImage> CodeImage::loadObjects(llvm::ArrayRef<std::string> Pat
       uint64_t Base = llvm::alignTo(Next, std::max<uint64_t>(Section.getAlignment().value(), 16));
       SectionBases[Section.getIndex()] = Base;
       TextSections.push_back({static_cast<unsigned>(Section.getIndex()), Base});
-      Builder.addText(Base, *Contents);
+      if (auto It = Relaxed.find(Section.getIndex()); It != Relaxed.end()) {
+        std::shared_ptr<llvm::MemoryBuffer> Copy =
+            llvm::MemoryBuffer::getMemBufferCopy(It->second, Path);
+        Builder.keep(Copy);
+        Builder.addText(Base, Copy->getBuffer());
+      } else {
+        Builder.addText(Base, *Contents);
+      }
       Next = Base + Contents->size();
     }
     if (SectionBases.empty())
