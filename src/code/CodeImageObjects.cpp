@@ -4,6 +4,7 @@
 /// loads of symbols the objects define are relaxed as the linker relaxes them.
 #include "CodeImage.h"
 #include "CodeImageBuilder.h"
+#include "DefinedGlobals.h"
 #include "GotRelaxation.h"
 #include "support/Error.h"
 #include "support/InputFile.h"
@@ -69,10 +70,9 @@ llvm::Expected<CodeImage> CodeImage::loadObjects(llvm::ArrayRef<std::string> Pat
   Image.Triple = TT.str();
   CodeImageBuilder Builder(Image, **Dis);
 
-  std::vector<const llvm::object::ELFObjectFileBase *> Objects;
+  llvm::StringSet<> Defined;
   for (const ObjectFile &File : Files)
-    Objects.push_back(File.Elf);
-  llvm::StringSet<> Defined = definedGlobals(Objects);
+    addDefinedGlobals(*File.Elf, Defined);
   uint64_t Next = FirstTextAddress;
   for (size_t I = 0; I < Files.size(); ++I) {
     const std::string &Path = Paths[I];

@@ -1,26 +1,9 @@
 #include "GotRelaxation.h"
+#include "DefinedGlobals.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 
 namespace mlgo {
-
-llvm::StringSet<> definedGlobals(llvm::ArrayRef<const llvm::object::ELFObjectFileBase *> Objects) {
-  llvm::StringSet<> Defined;
-  for (const llvm::object::ELFObjectFileBase *Object : Objects)
-    for (const llvm::object::ELFSymbolRef Symbol : Object->symbols()) {
-      auto Flags = Symbol.getFlags();
-      auto Name = Symbol.getName();
-      if (!Flags || !Name) {
-        llvm::consumeError(Flags.takeError());
-        llvm::consumeError(Name.takeError());
-        continue;
-      }
-      if ((*Flags & llvm::object::SymbolRef::SF_Global) &&
-          !(*Flags & llvm::object::SymbolRef::SF_Undefined))
-        Defined.insert(*Name);
-    }
-  return Defined;
-}
 
 namespace {
 

@@ -15,9 +15,6 @@
 
 namespace mlgo {
 
-/// The names of the global symbols that \p Objects define.
-llvm::StringSet<> definedGlobals(llvm::ArrayRef<const llvm::object::ELFObjectFileBase *> Objects);
-
 /// Per text section of \p Object (by section index), its contents with every GOT load
 /// of a symbol the program defines (in \p Object, or globally in \p Defined) relaxed
 /// as the linker does; only sections with such a load.

@@ -1,6 +1,7 @@
 #include "PairedPrograms.h"
 #include "PairedHarness.h"
 #include "TimedRun.h"
+#include "code/DefinedGlobals.h"
 #include "support/Error.h"
 #include "support/OutputFile.h"
 #include "support/WaitStatus.h"
@@ -60,18 +61,10 @@ llvm::Expected<std::set<std::string>> definedGlobals(const std::vector<std::stri
   std::set<std::string> Names;
   for (const std::string &Path : Paths)
     if (llvm::Error E = forEachObject(Path, [&](const llvm::object::ObjectFile &Object) {
-          for (const llvm::object::SymbolRef &Symbol : Object.symbols()) {
-            auto Flags = Symbol.getFlags();
-            auto Name = Symbol.getName();
-            if (!Flags || !Name) {
-              llvm::consumeError(Flags.takeError());
-              llvm::consumeError(Name.takeError());
-              continue;
-            }
-            if ((*Flags & llvm::object::SymbolRef::SF_Global) &&
-                !(*Flags & llvm::object::SymbolRef::SF_Undefined) && !Name->empty())
-              Names.insert(Name->str());
-          }
+          llvm::StringSet<> Defined;
+          addDefinedGlobals(Object, Defined);
+          for (const auto &Entry : Defined)
+            Names.insert(Entry.getKey().str());
         }))
       return E;
   return Names;
