@@ -1,5 +1,4 @@
 #include "GotRelaxation.h"
-#include "DefinedGlobals.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 
@@ -49,25 +48,26 @@ relaxGotLoads(const llvm::object::ELFObjectFileBase &Object, const llvm::StringS
       if (Symbol == Object.symbol_end() ||
           !definedInProgram(llvm::object::ELFSymbolRef(*Symbol), Defined))
         continue;
-      uint64_t Index = (*Target)->getIndex();
-      auto It = Relaxed.find(Index);
-      if (It == Relaxed.end()) {
-        auto Contents = (*Target)->getContents();
-        if (!Contents) {
-          llvm::consumeError(Contents.takeError());
-          break;
-        }
-        It = Relaxed.emplace(Index, Contents->str()).first;
+      auto Contents = (*Target)->getContents();
+      if (!Contents) {
+        llvm::consumeError(Contents.takeError());
+        break;
       }
-      std::string &Code = It->second;
       // REX, opcode, ModRM, then the displacement the relocation patches: a load
       // (8b) with a RIP-relative operand (ModRM mod 00, r/m 101) becomes a lea (8d).
       uint64_t At = R.getOffset();
-      if (At < 3 || At + 4 > Code.size())
+      if (At < 3 || At + 4 > Contents->size())
         continue;
-      auto Opcode = static_cast<uint8_t>(Code[At - 2]), ModRM = static_cast<uint8_t>(Code[At - 1]);
-      if (Opcode == 0x8b && (ModRM & 0xc7) == 0x05)
-        Code[At - 2] = static_cast<char>(0x8d);
+      auto Opcode = static_cast<uint8_t>((*Contents)[At - 2]);
+      auto ModRM = static_cast<uint8_t>((*Contents)[At - 1]);
+      if (Opcode != 0x8b || (ModRM & 0xc7) != 0x05)
+        continue;
+      // The section is copied once, at its first relaxed load.
+      uint64_t Index = (*Target)->getIndex();
+      auto It = Relaxed.find(Index);
+      if (It == Relaxed.end())
+        It = Relaxed.emplace(Index, Contents->str()).first;
+      It->second[At - 2] = static_cast<char>(0x8d);
     }
   }
   return Relaxed;
