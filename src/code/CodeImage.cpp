@@ -54,7 +54,8 @@ llvm::Expected<CodeImage> CodeImage::loadBinary(llvm::StringRef Path) {
   return Image;
 }
 
-llvm::Expected<CodeImage> CodeImage::load(llvm::StringRef Path) {
+llvm::Expected<CodeImage> CodeImage::load(llvm::StringRef Path,
+                                          const llvm::StringSet<> *LinkedGlobals) {
   if (!llvm::sys::fs::is_directory(Path))
     return loadBinary(Path);
   // Links to directories are not followed (a link to "." or ".." would walk without
@@ -64,7 +65,7 @@ llvm::Expected<CodeImage> CodeImage::load(llvm::StringRef Path) {
     return Objects.takeError();
   if (Objects->empty())
     return inputError(Path, "holds no object files (*.o)");
-  return loadObjects(*Objects, Path);
+  return loadObjects(*Objects, Path, LinkedGlobals);
 }
 
 std::optional<uint32_t> CodeImage::findFunction(llvm::StringRef Key) const {

@@ -8,6 +8,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <memory>
@@ -66,13 +67,17 @@ public:
   /// Loads the code of relocatable objects (one per module, with or without
   /// -ffunction-sections) as if linked: each text section gets its own addresses.
   /// \p Name names the set in messages (e.g. their directory). Functions that several
-  /// objects define (inline functions) are taken from the first.
-  static llvm::Expected<CodeImage> loadObjects(llvm::ArrayRef<std::string> Paths,
-                                               llvm::StringRef Name);
+  /// objects define (inline functions) are taken from the first. GOT loads of symbols
+  /// the objects define, or \p LinkedGlobals (the globals of the program they are
+  /// linked into, if known: readLinkedGlobals), are relaxed as the linker relaxes them.
+  static llvm::Expected<CodeImage>
+  loadObjects(llvm::ArrayRef<std::string> Paths, llvm::StringRef Name,
+              const llvm::StringSet<> *LinkedGlobals = nullptr);
   /// A linked binary, or a directory whose *.o files (searched recursively, in path
   /// order, without following symbolic links to directories; a file reached by two
-  /// names counts once) are the objects of a variant.
-  static llvm::Expected<CodeImage> load(llvm::StringRef Path);
+  /// names counts once) are the objects of a variant (loadObjects).
+  static llvm::Expected<CodeImage> load(llvm::StringRef Path,
+                                        const llvm::StringSet<> *LinkedGlobals = nullptr);
 
   const std::string &path() const { return Path; }
   /// "build-id:<hex>" when the binary has a GNU build ID, else "xxh3:<hex>" of its bytes;

@@ -1,7 +1,8 @@
 /// \file
 /// Loading a CodeImage from relocatable objects: every text section is given its own
 /// image addresses, as a link would, and its BB address map is read per section. GOT
-/// loads of symbols the objects define are relaxed as the linker relaxes them.
+/// loads of symbols the objects (or the program they are linked into) define are
+/// relaxed as the linker relaxes them.
 #include "CodeImage.h"
 #include "CodeImageBuilder.h"
 #include "DefinedGlobals.h"
@@ -46,7 +47,8 @@ llvm::Expected<ObjectFile> openObject(const std::string &Path) {
 } // namespace
 
 llvm::Expected<CodeImage> CodeImage::loadObjects(llvm::ArrayRef<std::string> Paths,
-                                                 llvm::StringRef Name) {
+                                                 llvm::StringRef Name,
+                                                 const llvm::StringSet<> *LinkedGlobals) {
   if (Paths.empty())
     return inputError(Name, "no object files");
   std::vector<ObjectFile> Files;
@@ -66,13 +68,18 @@ llvm::Expected<CodeImage> CodeImage::loadObjects(llvm::ArrayRef<std::string> Pat
     return Dis.takeError();
   CodeImage Image;
   Image.Path = Name.str();
-  Image.Identity = fmt::format("objects:xxh3:{:016x}", Hash);
   Image.Triple = TT.str();
   CodeImageBuilder Builder(Image, **Dis);
 
+  // A subset of a program's objects may lack the modules that define what it loads
+  // through the GOT (data-only ones, or any with no traced function): the linked
+  // program's globals say what the link relaxed.
   llvm::StringSet<> Defined;
   for (const ObjectFile &File : Files)
-    addDefinedGlobals(*File.Elf, Defined);
+    addDefinedGlobals(*File.Elf, Defined, GlobalKinds::Addressed);
+  if (LinkedGlobals)
+    for (const auto &Global : *LinkedGlobals)
+      Defined.insert(Global.getKey());
   uint64_t Next = FirstTextAddress;
   for (size_t I = 0; I < Files.size(); ++I) {
     const std::string &Path = Paths[I];
@@ -93,6 +100,9 @@ llvm::Expected<CodeImage> CodeImage::loadObjects(llvm::ArrayRef<std::string> Pat
       SectionBases[Section.getIndex()] = Base;
       TextSections.push_back({static_cast<unsigned>(Section.getIndex()), Base});
       if (auto It = Relaxed.find(Section.getIndex()); It != Relaxed.end()) {
+        // The code replayed is the relaxed code: its identity, the cache's key, says so.
+        Hash = llvm::xxh3_64bits(llvm::arrayRefFromStringRef(It->second)) ^
+               (Hash * 0x9e3779b97f4a7c15ULL);
         std::shared_ptr<llvm::MemoryBuffer> Copy =
             llvm::MemoryBuffer::getMemBufferCopy(It->second, Path);
         Builder.keep(Copy);
@@ -119,6 +129,7 @@ llvm::Expected<CodeImage> CodeImage::loadObjects(llvm::ArrayRef<std::string> Pat
       return inputError(Path, "has no BB address map (build it with "
                               "-fbasic-block-address-map)");
   }
+  Image.Identity = fmt::format("objects:xxh3:{:016x}", Hash);
   Builder.finish();
   return Image;
 }

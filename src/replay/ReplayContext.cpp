@@ -6,6 +6,7 @@
 #include "detail/Explainer.h"
 #include "detail/ResultCache.h"
 #include "detail/VariantReplay.h"
+#include "code/DefinedGlobals.h"
 #include "replay/Replay.h"
 #include "replay/fast/AutoShard.h"
 #include "replay/fast/ShardCollector.h"
@@ -155,12 +156,37 @@ struct ReplayContext::State {
     return Shards.back().second.get();
   }
 
+  /// The recorded binary's globals (readLinkedGlobals), read when objects are first
+  /// loaded: the GOT loads their link relaxed. Empty if the binary cannot be read (or
+  /// was rebuilt): objects then relax the loads of what they define themselves.
+  std::optional<llvm::StringSet<>> LinkedGlobals;
+
+  llvm::StringRef recordedPath() const {
+    return Opts.RecordedBinary.empty() ? llvm::StringRef(Profile.Header.BinaryPath)
+                                       : llvm::StringRef(Opts.RecordedBinary);
+  }
+
+  /// The code of \p Path, a binary or objects (as linked into the recorded binary);
+  /// takes Lock the first time objects are loaded.
+  llvm::Expected<CodeImage> load(llvm::StringRef Path) {
+    if (!llvm::sys::fs::is_directory(Path))
+      return CodeImage::load(Path);
+    {
+      std::lock_guard<std::mutex> Guard(Lock);
+      if (!LinkedGlobals) {
+        auto Read = readLinkedGlobals(recordedPath(), Profile.Header.Identity);
+        if (!Read)
+          llvm::consumeError(Read.takeError());
+        LinkedGlobals = Read ? std::move(*Read) : llvm::StringSet<>();
+      }
+    } // kept, never replaced: safe to read unlocked
+    return CodeImage::load(Path, &*LinkedGlobals);
+  }
+
   /// The recorded binary; Lock held. A failure is not kept: the next call tries again.
   llvm::Expected<const CodeImage *> recorded() {
     if (!Recorded) {
-      llvm::StringRef Path =
-          Opts.RecordedBinary.empty() ? Profile.Header.BinaryPath : Opts.RecordedBinary;
-      auto Loaded = loadRecordedBinary(Profile.Path, Profile.Header, Path);
+      auto Loaded = loadRecordedBinary(Profile.Path, Profile.Header, recordedPath());
       if (!Loaded)
         return Loaded.takeError();
       Recorded = std::move(*Loaded);
@@ -229,7 +255,7 @@ const ReplayOptions &ReplayContext::options() const { return S->Opts; }
 llvm::Expected<ReplayResult> ReplayContext::predict(llvm::StringRef Code) {
   const ReplayOptions &Opts = S->Opts;
   const TraceProfile &Profile = S->Profile;
-  auto Image = CodeImage::load(Code);
+  auto Image = S->load(Code);
   if (!Image)
     return Image.takeError();
   // The recorded binary is the fast replay's reference, and the code of mismatched
@@ -281,11 +307,11 @@ llvm::Expected<ReplayComparison> ReplayContext::compare(llvm::StringRef Baseline
   const ReplayOptions &Opts = S->Opts;
   const TraceProfile &Profile = S->Profile;
   auto BaselineImage = llvm::sys::fs::is_directory(Baseline)
-                           ? CodeImage::load(Baseline)
+                           ? S->load(Baseline)
                            : loadRecordedBinary(Profile.Path, Profile.Header, Baseline);
   if (!BaselineImage)
     return BaselineImage.takeError();
-  auto CandidateImage = CodeImage::load(Candidate);
+  auto CandidateImage = S->load(Candidate);
   if (!CandidateImage)
     return CandidateImage.takeError();
   const CodeImage *Fallback =
