@@ -393,7 +393,7 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
             if (Flags->Options.Explain.Functions)
               Flags->Options.Exact = true;
             // The stack engine lets the pipeline run further ahead: spans must be
-            // longer to converge (docs/fast-replay-status.md).
+            // longer to converge (docs/fast-replay.md).
             if ((Flags->Options.StackEngine || Flags->Options.Engine == EngineKind::Flow) &&
                 !Cmd->count("--warm-up") && !Cmd->count("--settle")) {
               Flags->Options.Spans.WarmUp = Flags->Options.Spans.Settle =

@@ -61,7 +61,7 @@ struct EvaluationOptions {
   SpanSettings Spans;
   /// Without a shard in Spans: on a long trace (AutoShard::fits), every evaluation
   /// replays AutoShard's shard, kept whatever its error (perturbations of initial err
-  /// at most 0.017 points on it, docs/fast-replay-status.md), else the whole trace.
+  /// at most 0.017 points on it, docs/fast-replay.md), else the whole trace.
   bool AutoShard = true;
   std::string Clang = "clang-22";
   /// The middle ends and the traced binary's exact replay, kept for the next run on

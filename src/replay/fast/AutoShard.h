@@ -13,7 +13,7 @@ namespace mlgo {
 /// The shard, and the standard error of the speedup under which fast replay keeps it.
 /// Four standard errors stay within issue 6's bound of 0.05 points; over 26 variants on
 /// 50 M-instruction traces, the 6 shards kept erred at most 0.017 points, their replays
-/// 10-82x faster than --exact (docs/fast-replay-status.md).
+/// 10-82x faster than --exact (docs/fast-replay.md).
 struct AutoShard {
   static constexpr uint64_t Length = 1024, Every = 16384;
   /// Fewer windows than this give too rough a standard error: the whole trace.

@@ -13,7 +13,7 @@ struct SpanSettings {
   /// Simulated before a span's first difference, not counted: fills the pipeline.
   /// 512 and 512 (both at least twice the 224-entry ROB of skylake) kept the errors of
   /// 22 variants within 0.034 points; 256 and 256 reached 0.049; 1024 and 1024 gave
-  /// 0.030 and simulated a third more (docs/fast-replay-status.md).
+  /// 0.030 and simulated a third more (docs/fast-replay.md).
   uint32_t WarmUp = 512;
   /// Of the same code after a span's last difference, still counted: by then the
   /// pipeline has converged to the reference's.
