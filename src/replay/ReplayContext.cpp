@@ -167,7 +167,7 @@ struct ReplayContext::State {
   }
 
   /// The code of \p Path, a binary or objects (as linked into the recorded binary);
-  /// takes Lock the first time objects are loaded.
+  /// for objects, takes Lock (the binary's globals are read once).
   llvm::Expected<CodeImage> load(llvm::StringRef Path) {
     if (!llvm::sys::fs::is_directory(Path))
       return CodeImage::load(Path);
