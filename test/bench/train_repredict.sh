@@ -32,6 +32,20 @@ check "  the summary ranks both and agrees on the one measured above noise" \
   grep -q "^2 policies: Spearman, predicted now against measured 1.000 (then -1.000); sign agreement 1 of 1 measured above noise$" <<<"$out"
 check "  it names the model" grep -q "^Predicted: replay --mcpu skylake" <<<"$out"
 
+# With SHORTLIST: the shortlist's other policies, as the choice's call measured them
+# (choice.tsv), predicted then on the training shard (run/shortlist.json).
+mkdir -p "$dir/run"
+printf '[{"speedup": 0.01}, {"speedup": 0.02}]\n' >"$dir/run/shortlist.json"
+printf 'workload\tbest\t0\t-0.05\t-0.06\t-0.04\t10\nworkload\ts2\t0\t0.01\t-0.01\t0.03\t10\n' \
+  >"$dir/choice.tsv"
+ln -s "$work/base" "$dir/variants/s2"
+run repredict "$work/run"
+check "with a shortlist it succeeds" [ "$code" = 0 ]
+check "  the other shortlisted policy is a row of its own, from the choice's measurement" \
+  grep -qF "| $dir | s2 | +2.00% | +0.00% | +1.00% [-1.00%, +3.00%] | - |" <<<"$out"
+check "  the chosen one (best) is not counted twice" \
+  grep -q "^3 policies: Spearman" <<<"$out"
+
 run repredict
 check "without a directory it is a usage error" [ "$code" = 2 ]
 check "  saying what it wants" grep -q "^usage: bench/train-repredict DIR" <<<"$err"
