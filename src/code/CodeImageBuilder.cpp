@@ -41,9 +41,13 @@ FunctionSymbols readFunctionSymbols(const llvm::object::ELFObjectFileBase &Obj,
     bool Local = Sym.getBinding() == llvm::ELF::STB_LOCAL;
     bool Weak = Sym.getBinding() == llvm::ELF::STB_WEAK;
     auto [It, Inserted] =
-        Symbols.try_emplace(*Address, FunctionSymbol{Name->str(), Local ? File : "", Weak});
-    if (!Inserted && !It->second.File.empty() && !Local)
-      It->second = FunctionSymbol{Name->str(), "", Weak};
+        Symbols.try_emplace(*Address, FunctionSymbol{Name->str(), Local ? File : "", Weak, {}});
+    if (Inserted || Local)
+      continue;
+    if (!It->second.File.empty()) // a global name for a local's code: the global wins
+      It->second = FunctionSymbol{Name->str(), "", Weak, {}};
+    else
+      It->second.Aliases.push_back(Name->str());
   }
   return Symbols;
 }
@@ -93,7 +97,7 @@ CodeImageBuilder::addFunctions(std::vector<llvm::object::BBAddrMap> Maps,
     auto It = Symbols.find(Address);
     FunctionSymbol Sym = It != Symbols.end()
                              ? It->second
-                             : FunctionSymbol{fmt::format("{:#x}", Address), ""};
+                             : FunctionSymbol{fmt::format("{:#x}", Address), "", false, {}};
     if (llvm::Error E = addFunction(Map, Sym, Bias))
       return E;
   }
@@ -112,6 +116,8 @@ llvm::Error CodeImageBuilder::addFunction(const llvm::object::BBAddrMap &Map,
                       Key, First);
   }
   uint32_t FunctionIndex = Image.Functions.size();
+  for (const std::string &Alias : Sym.Aliases)
+    AliasKeys.emplace_back(CodeFunction{Alias, "", 0, 0, 0}.key(), FunctionIndex);
   Image.Functions.push_back({Sym.Name, Sym.File, Map.getFunctionAddress() + Bias,
                              static_cast<uint32_t>(Image.Blocks.size()), 0});
   for (const auto &Range : Map.getBBRanges()) {
@@ -178,6 +184,9 @@ void CodeImageBuilder::finish() {
             [](const auto &A, const auto &B) { return A.Begin < B.Begin; });
   for (uint32_t F = 0; F < Image.Functions.size(); ++F)
     Image.FunctionsByKey.try_emplace(Image.Functions[F].key(), F);
+  // An alias finds its code, unless a function of its own has the name.
+  for (const auto &[Key, F] : AliasKeys)
+    Image.FunctionsByKey.try_emplace(Key, F);
 }
 
 } // namespace mlgo

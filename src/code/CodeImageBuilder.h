@@ -17,11 +17,15 @@ struct FunctionSymbol {
   std::string Name;
   std::string File; ///< empty for global symbols
   bool Weak = false; ///< a weak definition (an inline function's copy)
+  /// The other global names of the same code (C++'s constructor and destructor aliases:
+  /// D1 and D2 at one address). Which of them Name is depends on the file's symbol
+  /// order, which a binary and its objects need not share.
+  std::vector<std::string> Aliases;
 };
 
 /// Function symbols by image address; a local symbol takes the name of the STT_FILE
 /// symbol before it. When several symbols share an address, a global one wins (aliases
-/// of a local). In a relocatable object symbol values are section offsets:
+/// of a local), and the other global ones are its aliases. In a relocatable object symbol values are section offsets:
 /// \p SectionBases gives the image address of each text section there (null for a
 /// linked binary, whose symbol values are addresses).
 /// Addresses come from the file and may be any value: no llvm::DenseMap, which reserves
@@ -67,6 +71,8 @@ private:
   std::string Source;
   /// Per function key, where it came from.
   llvm::StringMap<std::pair<std::string, bool>> Keys; ///< source, weak
+  /// The keys of the functions' aliases, and their function's index.
+  std::vector<std::pair<std::string, uint32_t>> AliasKeys;
 };
 
 } // namespace mlgo

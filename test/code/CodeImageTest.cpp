@@ -195,6 +195,40 @@ TEST_CASE("objects give the same functions, blocks and segments as their link",
   }
 }
 
+TEST_CASE("a destructor's alias names its code, in objects as in their link", "[code]") {
+  // C++'s complete and base object destructors (D1, D2) are one function at one address;
+  // which name a file lists first is its own affair, and a trace may carry either.
+  initializeTargets();
+  std::string Dir = makeTempDir("image");
+  writeFile(Dir + "/x.cpp", "extern \"C\" void release(int *);\n"
+                            "struct S { int *p; ~S(); };\n"
+                            "S::~S() { release(p); }\n"
+                            "extern \"C\" int use(int *q) { S s{q}; return *q; }\n");
+  writeFile(Dir + "/m.c", "void release(int *p) { (void)p; }\n"
+                          "int use(int *);\n"
+                          "int main(void) { int x = 1; return use(&x) - 1; }\n");
+  CommandResult R = runShell(std::string(ClangPath) + " " + MapFlags +
+                                 " -fno-exceptions -c x.cpp m.c && mkdir objs && "
+                                 "mv x.o m.o objs/ && " + ClangPath +
+                                 " objs/x.o objs/m.o -o linked && nm objs/x.o",
+                             Dir);
+  INFO(R.Output);
+  REQUIRE(R.ExitCode == 0);
+  REQUIRE_THAT(R.Output, Catch::Contains("T _ZN1SD1Ev") && Catch::Contains("T _ZN1SD2Ev"));
+  for (const char *Path : {"/objs", "/linked"}) {
+    INFO(Path);
+    CodeImage Image = requireOk(CodeImage::load(Dir + Path));
+    auto D1 = Image.findFunction("_ZN1SD1Ev"), D2 = Image.findFunction("_ZN1SD2Ev");
+    REQUIRE(D1.has_value());
+    REQUIRE(D2.has_value());
+    CHECK(*D1 == *D2);
+    size_t Named = 0;
+    for (const CodeFunction &F : Image.functions())
+      Named += F.Name == "_ZN1SD1Ev" || F.Name == "_ZN1SD2Ev";
+    CHECK(Named == 1); // one function, found by either name
+  }
+}
+
 TEST_CASE("a directory without objects, or objects without a map, is rejected", "[code]") {
   initializeTargets();
   std::string Dir = makeTempDir("image");
