@@ -18,6 +18,10 @@ namespace {
 /// buffer takes 4 cycles or more on every x86-64 core of the last decade.
 constexpr double MaxRenamedPath = 2.5;
 
+/// A core that waits for a store's address costs the chase after it this much at least:
+/// half the three multiplies that make the address (9 cycles).
+constexpr double MinWaitCycles = 4.5;
+
 /// A block that crosses a line boundary costs at least this much more than one within
 /// a line where the front end fetches by lines: a whole cycle on Zen 4.
 constexpr double MinCrossingCycles = 0.5;
@@ -45,7 +49,8 @@ std::optional<unsigned> renamedReload(const std::vector<LoopCycles> &Loops) {
 std::optional<unsigned> forwardedReload(const std::vector<LoopCycles> &Loops) {
   double Path = 0;
   for (const LoopCycles &L : Loops)
-    if (L.Name != SlotOperationLoop)
+    if (L.Name != SlotOperationLoop && L.Name != PointerChaseLoop &&
+        L.Name != LoadPastStoreLoop)
       Path = std::max(Path, L.path());
   if (Path <= MaxRenamedPath)
     return std::nullopt;
@@ -59,6 +64,19 @@ std::optional<unsigned> slotOperation(const std::vector<LoopCycles> &Loops) {
     if (L.Name == SlotOperationLoop)
       return unsigned(std::lround(std::max(0.0, L.path())));
   return std::nullopt;
+}
+
+/// Whether loads go ahead of older stores' unknown addresses, from \p Loops: the
+/// store behind the chase costs it less than MinWaitCycles. Not measured: no.
+bool speculativeLoads(const std::vector<LoopCycles> &Loops) {
+  std::optional<double> Chase, PastStore;
+  for (const LoopCycles &L : Loops) {
+    if (L.Name == PointerChaseLoop)
+      Chase = L.Cycles;
+    if (L.Name == LoadPastStoreLoop)
+      PastStore = L.Cycles;
+  }
+  return Chase && PastStore && *PastStore - *Chase < MinWaitCycles;
 }
 
 /// The line the front end fetches by, from \p Fetch (FetchLoops.h): the smallest
@@ -83,6 +101,7 @@ CoreProfile profileFromLoops(const std::vector<LoopCycles> &Loops,
   P.ForwardedReloadCycles = forwardedReload(Loops);
   P.SlotOperationCycles = slotOperation(Loops);
   P.FetchLineBytes = fetchLine(Fetch);
+  P.SpeculativeLoads = speculativeLoads(Loops);
   return P;
 }
 
@@ -115,11 +134,12 @@ llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings) {
 Json calibrationJson(const Calibration &C, llvm::StringRef CPU) {
   Json Out = coreProfileJson(C.Profile, CPU);
   Json Loops = Json::array();
-  for (const LoopCycles &L : C.Loops)
-    Loops.push_back({{"name", L.Name},
-                     {"code", L.Code},
-                     {"cycles", std::round(L.Cycles * 100) / 100},
-                     {"store_to_load_cycles", std::round(L.path() * 100) / 100}});
+  for (const LoopCycles &L : C.Loops) {
+    Json Loop = {{"name", L.Name}, {"code", L.Code}, {"cycles", std::round(L.Cycles * 100) / 100}};
+    if (L.Name != PointerChaseLoop && L.Name != LoadPastStoreLoop) // no store-to-load path
+      Loop["store_to_load_cycles"] = std::round(L.path() * 100) / 100;
+    Loops.push_back(std::move(Loop));
+  }
   Json Fetch = Json::array();
   for (const FetchCycles &F : C.Fetch)
     Fetch.push_back({{"name", F.Name},

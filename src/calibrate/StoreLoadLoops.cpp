@@ -12,10 +12,12 @@ namespace mlgo {
 namespace {
 
 #if defined(__x86_64__)
-// BODY works on x (%1), y (%2) and p (%3, a pointer to 8 writable longs).
+// BODY works on x (%1), y (%2) and p (%3, a pointer to 8 writable longs, the first of
+// which points to itself: mov p, [p] chases it).
 #define MLGO_STORE_LOAD_LOOP(BODY)                                                        \
   [](uint64_t Left) {                                                                     \
     long X = 1, Y = 2, Buffer[8] = {0}, *P = Buffer;                                      \
+    Buffer[0] = reinterpret_cast<long>(Buffer);                                           \
     __asm__ volatile("sub $256, %%rsp\n\t"                                                \
                      ".p2align 6\n"                                                       \
                      "1:\n\t" BODY "\n\t"                                                 \
@@ -70,6 +72,13 @@ std::vector<LoopCycles> storeLoadLoopSeconds(uint64_t Iterations, unsigned Runs)
   add("pointer_store_load", "xor x, 5; mov [p+8], x; mov x, [p+8]", 1,
       MLGO_STORE_LOAD_LOOP("xor $5, %1\n\tmov %1, 8(%3)\n\tmov 8(%3), %1"));
   add(SlotOperationLoop, "add [rsp+8], 1", 1, MLGO_STORE_LOAD_LOOP("addq $1, 8(%%rsp)"));
+  // A load past a store whose address comes late: three multiplies after each load
+  // (9 cycles), against the same chase without the store.
+  add(PointerChaseLoop, "mov p, [p]", 0, MLGO_STORE_LOAD_LOOP("mov (%3), %3"));
+  add(LoadPastStoreLoop, "mov p, [p]; imul x, p, 1; imul x, x, 1; imul x, x, 1; mov [x+32], y",
+      0,
+      MLGO_STORE_LOAD_LOOP("mov (%3), %3\n\timul $1, %3, %1\n\timul $1, %1, %1\n\t"
+                           "imul $1, %1, %1\n\tmov %2, 32(%1)"));
 #else
   (void)Iterations;
   (void)Runs;

@@ -40,9 +40,11 @@ int calibrate(CalibrateFlags &F) {
                               Cpu->Name, C->ClockGHz);
   llvm::outs() << fmt::format("  {:<20} {:>7} {:>14}  {}\n", "loop", "cycles", "store to load",
                               "code");
-  for (const LoopCycles &L : C->Loops)
-    llvm::outs() << fmt::format("  {:<20} {:>7.2f} {:>14.2f}  {}\n", L.Name, L.Cycles, L.path(),
-                                L.Code);
+  for (const LoopCycles &L : C->Loops) {
+    bool Chase = L.Name == PointerChaseLoop || L.Name == LoadPastStoreLoop;
+    llvm::outs() << fmt::format("  {:<20} {:>7.2f} {:>14}  {}\n", L.Name, L.Cycles,
+                                Chase ? "-" : fmt::format("{:.2f}", L.path()), L.Code);
+  }
   llvm::outs() << (C->Profile.RenamedReloadCycles
                        ? fmt::format("  stack slots are renamed: a reload has its value {} "
                                      "cycles after the spill's data\n",
@@ -57,6 +59,9 @@ int calibrate(CalibrateFlags &F) {
     llvm::outs() << fmt::format("  an add to a stack slot has the value stored there {} "
                                 "cycles after the store\n",
                                 *C->Profile.SlotOperationCycles);
+  llvm::outs() << (C->Profile.SpeculativeLoads
+                       ? "  loads go ahead of older stores whose addresses are not known\n"
+                       : "  loads wait for older stores' addresses\n");
   for (const FetchCycles &B : C->Fetch)
     llvm::outs() << fmt::format("  {:<20} {:>7.2f} cycles a block of lea; lea; jmp at offset {} "
                                 "of its line\n",

@@ -118,3 +118,23 @@ TEST_CASE("the fetch line is the smallest crossing that costs half a cycle", "[c
 TEST_CASE("no store-to-load loops: no renaming", "[calibrate]") {
   CHECK_FALSE(profileFromLoops({}, intelFetch()).RenamedReloadCycles);
 }
+
+TEST_CASE("loads speculate where a store behind a chase costs it less than 4.5 cycles",
+          "[calibrate]") {
+  // Not measured (profiles of loops before the chase): loads wait.
+  CHECK_FALSE(profileFromLoops(intelLoops(), intelFetch()).SpeculativeLoads);
+  auto Loops = intelLoops();
+  // Zen 4: 4.0 cycles for the chase with or without the store.
+  Loops.push_back({"pointer_chase", "", 4.0, 0});
+  Loops.push_back({"load_past_store", "", 4.0, 0});
+  CoreProfile Zen4 = profileFromLoops(Loops, intelFetch());
+  CHECK(Zen4.SpeculativeLoads);
+  // The chase's 4 cycles are no forwarding: the forwarding latency stays the reloads'.
+  CHECK(Zen4.ForwardedReloadCycles == profileFromLoops(intelLoops(), intelFetch())
+                                          .ForwardedReloadCycles);
+  loop(Loops, "load_past_store").Cycles = 4.0 + 4.4;
+  CHECK(profileFromLoops(Loops, intelFetch()).SpeculativeLoads);
+  // A core that waits for the multiplies' 9 cycles.
+  loop(Loops, "load_past_store").Cycles = 4.0 + 9.0;
+  CHECK_FALSE(profileFromLoops(Loops, intelFetch()).SpeculativeLoads);
+}

@@ -14,8 +14,9 @@ namespace mlgo {
 
 /// An engine of \p Kind for \p CPU of \p Triple. With \p StackEngine, x86's push, pop,
 /// call and ret do not wait for one another's stack pointer (the flow engine always
-/// models it). The flow engine's data loads wait for older stores as \p Waits says (all
-/// of them without), and it applies \p Profile's rules (MCA ignores them).
+/// models it). The flow engine's data loads wait for older stores as \p Waits says
+/// (without: all of them, or none where \p Profile speculates), and it applies
+/// \p Profile's rules (MCA ignores them).
 llvm::Expected<std::unique_ptr<Engine>> createEngine(EngineKind Kind, llvm::StringRef Triple,
                                                      llvm::StringRef CPU, bool StackEngine,
                                                      LoadWaits Waits = {},

@@ -41,10 +41,15 @@ struct CoreProfile {
   /// bytes (64 on Zen 4: a block of two instructions across a line boundary takes two
   /// cycles). None: the front end keeps up with dispatch.
   std::optional<unsigned> FetchLineBytes;
+  /// Memory dependence prediction: a load issues before older stores' addresses are
+  /// known, as if it read none of them (Zen 4: a pointer chase runs at its load latency
+  /// with a store behind it whose address comes 9 cycles after each load). False: every
+  /// load off the stack waits for them; with a trace's load dependences, those decide.
+  bool SpeculativeLoads = false;
 
   bool empty() const {
     return !RenamedReloadCycles && !ForwardedReloadCycles && !SlotOperationCycles &&
-           !FetchLineBytes;
+           !FetchLineBytes && !SpeculativeLoads;
   }
   /// What a replay cache key needs: the numbers, not where they came from; "" when
   /// empty, so that the keys of replays without a profile stay as they were.

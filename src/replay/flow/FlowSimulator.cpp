@@ -36,6 +36,7 @@ FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions,
       ForwardedReloadCycles(Model.profile().ForwardedReloadCycles.value_or(0)),
       OperatesInProfile(Model.profile().SlotOperationCycles.has_value()),
       SlotOperationCycles(Model.profile().SlotOperationCycles.value_or(0)),
+      Speculates(Model.profile().SpeculativeLoads),
       Fetches(Model.profile().FetchLineBytes.has_value()),
       FetchLineShift(llvm::countr_zero(Model.profile().FetchLineBytes.value_or(1))),
       InFlight(std::make_unique<Retirements>(Model.reorderBuffer(), Model.loadQueue(),
@@ -374,7 +375,11 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
       UnitValues[O.WriteUnits[Op::firstWriteUnit(W) + K]] = At << 16 | O.WriteResource[W];
   };
   auto issue = [&](uint64_t Ready, bool LoadsElsewhere = false) {
-    if (O.LoadsUnfollowed | (LoadsElsewhere & !O.DependenceKnown))
+    // The trace's load dependences decide where known; else a load off the stack
+    // waits, unless the core speculates.
+    bool Held = O.DependenceKnown ? O.LoadsUnfollowed
+                                  : !Speculates & (O.LoadsUnfollowed | LoadsElsewhere);
+    if (Held)
       Ready = std::max(Ready, StoreAddressesKnown);
     uint64_t T = O.OneUnit ? bookOne(O.Uses[0], Ready) : book(O.uses(), Ready);
     if (O.MayStore)

@@ -18,7 +18,9 @@
 ///    issues no sooner than the addresses of all older stores are known
 ///    (their base and index registers ready), since it may read what one of them
 ///    writes (with the trace's load dependences, LoadWaits.h, only a data load that
-///    read what a recent store wrote does). Because older instructions book resources first, younger ones take the
+///    read what a recent store wrote does; on a core whose CoreProfile says it
+///    speculates, SpeculativeLoads, none does without them: a predictor lets loads go
+///    ahead, and one that aliased would be held). Because older instructions book resources first, younger ones take the
 ///    cycles left over: oldest-first selection among ready instructions, as MCA's
 ///    scheduler does it. Instructions without latency or resources (and eliminated
 ///    register moves) are done at D, their values ready no sooner than their operands;
@@ -172,6 +174,9 @@ private:
   /// issues.
   const bool OperatesInProfile;
   const uint64_t SlotOperationCycles;
+  /// Loads go ahead of older stores' unknown addresses (CoreProfile::SpeculativeLoads),
+  /// unless the trace's load dependences hold them.
+  const bool Speculates;
   /// The front end is modeled (CoreProfile::FetchLineBytes): log2 of its line's bytes.
   const bool Fetches;
   const unsigned FetchLineShift;
