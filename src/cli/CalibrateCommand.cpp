@@ -86,8 +86,9 @@ CommandHandle addCalibrateCommand(CLI::App &Parent) {
       "calibrate",
       "Measure what this host's core does that its LLVM scheduling model does not say "
       "(whether a reload of a spilled register waits for the store: memory renaming; how "
-      "long it waits; how soon an add to a stack slot has the value stored there; the line "
-      "the front end fetches by) with loops of x86-64 instructions timed by CPU seconds, "
+      "long it waits; how soon an add to a stack slot has the value stored there; whether "
+      "loads wait for older stores' unknown addresses; the line the front end fetches by) "
+      "with loops of x86-64 instructions timed by CPU seconds, "
       "and write the core profile that "
       "replay and train read with --core-profile. Run it on an otherwise idle machine; it "
       "takes a few seconds.");

@@ -19,6 +19,10 @@ check "the profile says how late a forwarded reload's value comes" \
   grep -Eq '"forwarded_reload_cycles": (null|[0-9]+)' "$work/profile.json"
 check "and how soon an add to a slot has the stored value" \
   grep -Eq '"slot_operation_cycles": [0-9]+' "$work/profile.json"
+check "two loops chase a pointer, with and without a store behind" \
+  [ "$(grep -Ec '"name": "(pointer_chase|load_past_store)"' "$work/profile.json")" = 2 ]
+check "and the profile says whether loads go ahead of unknown store addresses" \
+  grep -Eq '"speculative_loads": (true|false)' "$work/profile.json"
 check "the profile says what line the front end fetches by" \
   grep -Eq '"fetch_line_bytes": (null|16|32|64)' "$work/profile.json"
 clock=$(grep -o '"clock_ghz": [0-9.]*' "$work/profile.json" | grep -o '[0-9.]*$')
