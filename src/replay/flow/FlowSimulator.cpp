@@ -378,7 +378,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t FlowSimulator::time(const Op &O) {
     // The trace's load dependences decide where known; else a load off the stack
     // waits, unless the core speculates.
     bool Held = O.DependenceKnown ? O.LoadsUnfollowed
-                                  : !Speculates & (O.LoadsUnfollowed | LoadsElsewhere);
+                                  : (!Speculates) & (O.LoadsUnfollowed | LoadsElsewhere);
     if (Held)
       Ready = std::max(Ready, StoreAddressesKnown);
     uint64_t T = O.OneUnit ? bookOne(O.Uses[0], Ready) : book(O.uses(), Ready);
