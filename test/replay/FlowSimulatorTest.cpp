@@ -907,6 +907,21 @@ TEST_CASE("flow: stores issue out of order, and loads the frames do not follow w
   }
 }
 
+/// The cycles of \p Body, one event of trace segment \p Segment, on \p CPU's flow engine
+/// with the load dependences \p Loads (of a trace of one segment) and \p Profile.
+static uint64_t eventCycles(const char *CPU, const Code &Body, uint32_t Segment,
+                            const LoadDependences &Loads, const CoreProfile &Profile = {}) {
+  auto E = requireOk(createEngine(EngineKind::Flow, Triple, CPU, false, LoadWaits(Loads, 1),
+                                  Profile));
+  auto Core = E->startCore(1);
+  std::vector<uint64_t> Addresses(Body.size());
+  RefilledCode Event{0, 0, Body, Addresses, {}, {}};
+  Event.Segment = Segment;
+  requireSuccess(Core->add(Event));
+  requireSuccess(Core->finish());
+  return Core->cycles();
+}
+
 TEST_CASE("flow: a trace's load dependences decide which data loads wait for older stores",
           "[replay][flow]") {
   for (const char *Name : Cpus) {
@@ -921,16 +936,8 @@ TEST_CASE("flow: a trace's load dependences decide which data loads wait for old
     // segment's one data load) and its use, as in the test above.
     Code Body = repeat(kernel("imul_rdx"), M) + kernel("store_via_rdx") +
                 kernel("load_via_rdi") + kernel("use");
-    std::vector<uint64_t> Addresses(Body.size());
     auto cycles = [&](const LoadDependences &Loads, uint32_t Segment) {
-      auto E = requireOk(createEngine(EngineKind::Flow, Triple, Name, false,
-                                        LoadWaits(Loads, 1)));
-      auto Core = E->startCore(1);
-      RefilledCode Event{0, 0, Body, Addresses, {}, {}};
-      Event.Segment = Segment;
-      requireSuccess(Core->add(Event));
-      requireSuccess(Core->finish());
-      return Core->cycles();
+      return eventCycles(Name, Body, Segment, Loads);
     };
     const uint64_t Waits = Addressed + Ll + Lu + 1, GoesAhead = Addressed + StoreLatency + 1;
     REQUIRE(GoesAhead < Waits);
@@ -977,19 +984,8 @@ TEST_CASE("flow: a core that speculates issues loads past unknown store addresse
     // (a predictor that saw it alias), one that never did goes ahead.
     Code Body = repeat(kernel("imul_rdx"), M) + kernel("store_via_rdx") +
                 kernel("load_via_rdi") + kernel("use");
-    std::vector<uint64_t> Addresses(Body.size());
-    auto cycles = [&](const LoadDependences &Loads) {
-      auto E = requireOk(createEngine(EngineKind::Flow, Triple, Name, false,
-                                        LoadWaits(Loads, 1), Profile));
-      auto Core = E->startCore(1);
-      RefilledCode Event{0, 0, Body, Addresses, {}, {}};
-      Event.Segment = 0;
-      requireSuccess(Core->add(Event));
-      requireSuccess(Core->finish());
-      return Core->cycles();
-    };
-    CHECK(cycles({{0, {{100, 5}}}}) == Waits);
-    CHECK(cycles({{0, {{100, 0}}}}) == GoesAhead);
+    CHECK(eventCycles(Name, Body, 0, {{0, {{100, 5}}}}, Profile) == Waits);
+    CHECK(eventCycles(Name, Body, 0, {{0, {{100, 0}}}}, Profile) == GoesAhead);
   }
 }
 
