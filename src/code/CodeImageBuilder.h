@@ -25,9 +25,9 @@ struct FunctionSymbol {
 
 /// Function symbols by image address; a local symbol takes the name of the STT_FILE
 /// symbol before it. When several symbols share an address, a global one wins (aliases
-/// of a local), and the other global ones are its aliases. In a relocatable object symbol values are section offsets:
-/// \p SectionBases gives the image address of each text section there (null for a
-/// linked binary, whose symbol values are addresses).
+/// of a local), and the other global ones are its aliases. In a relocatable object
+/// symbol values are section offsets: \p SectionBases gives the image address of each
+/// text section there (null for a linked binary, whose symbol values are addresses).
 /// Addresses come from the file and may be any value: no llvm::DenseMap, which reserves
 /// two keys (~0 and ~0 - 1) for itself.
 using FunctionSymbols = std::unordered_map<uint64_t, FunctionSymbol>;

@@ -20,9 +20,9 @@
 ///    writes (with the trace's load dependences, LoadWaits.h, only a data load that
 ///    read what a recent store wrote does; on a core whose CoreProfile says it
 ///    speculates, SpeculativeLoads, none does without them: a predictor lets loads go
-///    ahead, and one that aliased would be held). Because older instructions book resources first, younger ones take the
-///    cycles left over: oldest-first selection among ready instructions, as MCA's
-///    scheduler does it. Instructions without latency or resources (and eliminated
+///    ahead, and one that aliased would be held). Because older instructions book
+///    resources first, younger ones take the cycles left over: oldest-first selection
+///    among ready instructions, as MCA's scheduler does it. Instructions without latency or resources (and eliminated
 ///    register moves) are done at D, their values ready no sooner than their operands;
 ///  - completes at T plus its latency, and retires at the first cycle R after the
 ///    previous one's retirement and its completion (retire width permitting).
