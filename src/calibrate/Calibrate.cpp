@@ -49,8 +49,7 @@ std::optional<unsigned> renamedReload(const std::vector<LoopCycles> &Loops) {
 std::optional<unsigned> forwardedReload(const std::vector<LoopCycles> &Loops) {
   double Path = 0;
   for (const LoopCycles &L : Loops)
-    if (L.Name != SlotOperationLoop && L.Name != PointerChaseLoop &&
-        L.Name != LoadPastStoreLoop)
+    if (L.Name != SlotOperationLoop && !chasesPointer(L))
       Path = std::max(Path, L.path());
   if (Path <= MaxRenamedPath)
     return std::nullopt;
@@ -136,7 +135,7 @@ Json calibrationJson(const Calibration &C, llvm::StringRef CPU) {
   Json Loops = Json::array();
   for (const LoopCycles &L : C.Loops) {
     Json Loop = {{"name", L.Name}, {"code", L.Code}, {"cycles", std::round(L.Cycles * 100) / 100}};
-    if (L.Name != PointerChaseLoop && L.Name != LoadPastStoreLoop) // no store-to-load path
+    if (!chasesPointer(L))
       Loop["store_to_load_cycles"] = std::round(L.path() * 100) / 100;
     Loops.push_back(std::move(Loop));
   }

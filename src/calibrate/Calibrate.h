@@ -38,6 +38,11 @@ inline constexpr const char *SlotOperationLoop = "slot_operation";
 inline constexpr const char *PointerChaseLoop = "pointer_chase";
 inline constexpr const char *LoadPastStoreLoop = "load_past_store";
 
+/// Whether \p L is one of those two: its cycles are no store-to-load path.
+inline bool chasesPointer(const LoopCycles &L) {
+  return L.Name == PointerChaseLoop || L.Name == LoadPastStoreLoop;
+}
+
 /// One front-end loop: blocks of `lea; lea; jmp` (10 bytes) entered by taken jumps,
 /// each at Offset in its 64-byte line, crossing a boundary of Crosses bytes (0: none),
 /// and the cycles a block.

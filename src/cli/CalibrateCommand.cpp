@@ -40,11 +40,10 @@ int calibrate(CalibrateFlags &F) {
                               Cpu->Name, C->ClockGHz);
   llvm::outs() << fmt::format("  {:<20} {:>7} {:>14}  {}\n", "loop", "cycles", "store to load",
                               "code");
-  for (const LoopCycles &L : C->Loops) {
-    bool Chase = L.Name == PointerChaseLoop || L.Name == LoadPastStoreLoop;
+  for (const LoopCycles &L : C->Loops)
     llvm::outs() << fmt::format("  {:<20} {:>7.2f} {:>14}  {}\n", L.Name, L.Cycles,
-                                Chase ? "-" : fmt::format("{:.2f}", L.path()), L.Code);
-  }
+                                chasesPointer(L) ? "-" : fmt::format("{:.2f}", L.path()),
+                                L.Code);
   llvm::outs() << (C->Profile.RenamedReloadCycles
                        ? fmt::format("  stack slots are renamed: a reload has its value {} "
                                      "cycles after the spill's data\n",

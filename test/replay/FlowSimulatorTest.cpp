@@ -922,25 +922,36 @@ static uint64_t eventCycles(const char *CPU, const Code &Body, uint32_t Segment,
   return Core->cycles();
 }
 
+/// The stream of the test above: six imuls make rdx late, a store through it, then
+/// \p Load (a load through a register the frames do not follow: rdi, or rbp used as any
+/// register) and the add that uses what it loaded. Its cycles when the load waits for
+/// the store's address (its value a load latency later, the add's Lu after that), and
+/// when it goes ahead (the stream ends when the store completes).
+struct LateStoreAddress {
+  Code Body;
+  uint64_t Waits, GoesAhead;
+};
+static LateStoreAddress lateStoreAddress(Cpu &C, const char *Load = "load_via_rdi") {
+  const uint64_t M = 6, Addressed = 1 + M * C.describe("imul_rdx").WriteLatency.at("RDX"),
+                 Ll = C.describe("load_via_rdi").WriteLatency.at("RBX"),
+                 Lu = C.describe("use").WriteLatency.at("RCX");
+  return {repeat(kernel("imul_rdx"), M) + kernel("store_via_rdx") + kernel(Load) +
+              kernel("use"),
+          Addressed + Ll + Lu + 1, Addressed + C.describe("store_via_rdx").Latency + 1};
+}
+
 TEST_CASE("flow: a trace's load dependences decide which data loads wait for older stores",
           "[replay][flow]") {
   for (const char *Name : Cpus) {
     INFO(Name);
-    Cpu &C = cpu(Name);
-    const uint64_t M = 6, Lm = C.describe("imul_rdx").WriteLatency.at("RDX"),
-                   Addressed = 1 + M * Lm,
-                   Ll = C.describe("load_via_rdi").WriteLatency.at("RBX"),
-                   Lu = C.describe("use").WriteLatency.at("RCX"),
-                   StoreLatency = C.describe("store_via_rdx").Latency;
     // One event, segment 0: a late store's address, then a load through rdi (the
     // segment's one data load) and its use, as in the test above.
-    Code Body = repeat(kernel("imul_rdx"), M) + kernel("store_via_rdx") +
-                kernel("load_via_rdi") + kernel("use");
-    auto cycles = [&](const LoadDependences &Loads, uint32_t Segment) {
-      return eventCycles(Name, Body, Segment, Loads);
-    };
-    const uint64_t Waits = Addressed + Ll + Lu + 1, GoesAhead = Addressed + StoreLatency + 1;
+    const LateStoreAddress S = lateStoreAddress(cpu(Name));
+    const uint64_t Waits = S.Waits, GoesAhead = S.GoesAhead;
     REQUIRE(GoesAhead < Waits);
+    auto cycles = [&](const LoadDependences &Loads, uint32_t Segment) {
+      return eventCycles(Name, S.Body, Segment, Loads);
+    };
     // Never read what a recent store wrote: it goes ahead of the store.
     CHECK(cycles({{0, {{100, 0}}}}, 0) == GoesAhead);
     CHECK(cycles({{0, {{100, 4}}}}, 0) == GoesAhead); // under 1 in 20
@@ -961,31 +972,21 @@ TEST_CASE("flow: a core that speculates issues loads past unknown store addresse
   for (const char *Name : Cpus) {
     INFO(Name);
     Cpu &C = cpu(Name);
-    const uint64_t M = 6, Lm = C.describe("imul_rdx").WriteLatency.at("RDX"),
-                   Addressed = 1 + M * Lm,
-                   Ll = C.describe("load_via_rdi").WriteLatency.at("RBX"),
-                   Lu = C.describe("use").WriteLatency.at("RCX"),
-                   StoreLatency = C.describe("store_via_rdx").Latency;
-    // As in the tests above: a store whose address comes late, then a load through a
-    // register the frames do not follow (rdi, or rbp used as any register) and its use.
-    const uint64_t Waits = Addressed + Ll + Lu + 1, GoesAhead = Addressed + StoreLatency + 1;
-    REQUIRE(GoesAhead < Waits);
     CoreProfile Profile;
     Profile.SpeculativeLoads = true;
     for (const char *Load : {"load_via_rdi", "rbp_general"}) {
       INFO(Load);
-      Code Body = repeat(kernel("imul_rdx"), M) + kernel("store_via_rdx") + kernel(Load) +
-                  kernel("use");
-      CHECK(C.flow(Body) == Waits);
+      const LateStoreAddress S = lateStoreAddress(C, Load);
+      REQUIRE(S.GoesAhead < S.Waits);
+      CHECK(C.flow(S.Body) == S.Waits);
       auto E = requireOk(createEngine(EngineKind::Flow, Triple, Name, false, {}, Profile));
-      CHECK(Cpu::run(*E, Body) == GoesAhead);
+      CHECK(Cpu::run(*E, S.Body) == S.GoesAhead);
     }
     // With the trace's load dependences, a load that often read a recent store is held
     // (a predictor that saw it alias), one that never did goes ahead.
-    Code Body = repeat(kernel("imul_rdx"), M) + kernel("store_via_rdx") +
-                kernel("load_via_rdi") + kernel("use");
-    CHECK(eventCycles(Name, Body, 0, {{0, {{100, 5}}}}, Profile) == Waits);
-    CHECK(eventCycles(Name, Body, 0, {{0, {{100, 0}}}}, Profile) == GoesAhead);
+    const LateStoreAddress S = lateStoreAddress(C);
+    CHECK(eventCycles(Name, S.Body, 0, {{0, {{100, 5}}}}, Profile) == S.Waits);
+    CHECK(eventCycles(Name, S.Body, 0, {{0, {{100, 0}}}}, Profile) == S.GoesAhead);
   }
 }
 

@@ -22,8 +22,9 @@
 ///    speculates, SpeculativeLoads, none does without them: a predictor lets loads go
 ///    ahead, and one that aliased would be held). Because older instructions book
 ///    resources first, younger ones take the cycles left over: oldest-first selection
-///    among ready instructions, as MCA's scheduler does it. Instructions without latency or resources (and eliminated
-///    register moves) are done at D, their values ready no sooner than their operands;
+///    among ready instructions, as MCA's scheduler does it. Instructions without
+///    latency or resources (and eliminated register moves) are done at D, their values
+///    ready no sooner than their operands;
 ///  - completes at T plus its latency, and retires at the first cycle R after the
 ///    previous one's retirement and its completion (retire width permitting).
 /// The cycles of a stream end with its last retirement.
