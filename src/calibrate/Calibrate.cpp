@@ -42,18 +42,20 @@ std::optional<unsigned> renamedReload(const std::vector<LoopCycles> &Loops) {
   return unsigned(std::lround(std::max(0.0, *Path)));
 }
 
-/// The forwarding latency, from \p Loops: the slowest store-to-load path beyond what
-/// renaming gives, rounded; none where every path is that fast. On the Intel of family 6
-/// model 207 a reload into another register (4-5 cycles), on Zen 4 a folded reload
-/// (6.8): the loads the engine forwards on each.
+/// The forwarding latency, from \p Loops: the slowest store-to-load path, rounded; none
+/// where none was measured. On the Intel of family 6 model 207 a reload into another
+/// register (4-5 cycles), on Zen 4 a folded reload (6.8): the loads the engine forwards
+/// on each. On Zen 5 every path, the folded reload's too, is renaming's (0), and so is
+/// the latency: the engine's own rule would charge its folded reloads a load's latency
+/// and 2 cycles more.
 std::optional<unsigned> forwardedReload(const std::vector<LoopCycles> &Loops) {
-  double Path = 0;
+  std::optional<double> Path;
   for (const LoopCycles &L : Loops)
     if (L.Name != SlotOperationLoop && !chasesPointer(L))
-      Path = std::max(Path, L.path());
-  if (Path <= MaxRenamedPath)
+      Path = std::max(Path.value_or(0.0), L.path());
+  if (!Path)
     return std::nullopt;
-  return unsigned(std::lround(Path));
+  return unsigned(std::lround(std::max(0.0, *Path)));
 }
 
 /// How soon an add to a slot has the value the add before stored there, from \p Loops:
@@ -82,7 +84,7 @@ bool speculativeLoads(const std::vector<LoopCycles> &Loops) {
 /// boundary whose crossing costs, if the front end fetches one block a cycle (the
 /// engine's rule; a core that takes two jumps a cycle is not modeled).
 std::optional<unsigned> fetchLine(const std::vector<FetchCycles> &Fetch) {
-  if (Fetch.empty() || Fetch.front().Crosses != 0 || Fetch.front().Cycles < 0.75)
+  if (Fetch.empty() || Fetch.front().Crosses != 0 || takesTwoJumpsACycle(Fetch))
     return std::nullopt;
   for (const FetchCycles &F : Fetch)
     if (F.Crosses && F.Cycles - Fetch.front().Cycles >= MinCrossingCycles)

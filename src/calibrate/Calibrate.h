@@ -52,6 +52,13 @@ struct FetchCycles {
   double Cycles = 0;
 };
 
+/// Whether the front end takes more than one jump a cycle (the first loop, in its line,
+/// under 0.75 cycles a block: Zen 5, 0.65): not what the engine models, and no fetch
+/// line is written.
+inline bool takesTwoJumpsACycle(const std::vector<FetchCycles> &Fetch) {
+  return !Fetch.empty() && Fetch.front().Crosses == 0 && Fetch.front().Cycles < 0.75;
+}
+
 struct Calibration {
   std::string Host; ///< "AuthenticAMD family 25 model 17"
   double ClockGHz = 0;

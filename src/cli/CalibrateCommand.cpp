@@ -51,8 +51,11 @@ int calibrate(CalibrateFlags &F) {
                        : std::string("  stack slots are not renamed: reloads are forwarded "
                                      "from the store\n"));
   if (C->Profile.ForwardedReloadCycles)
-    llvm::outs() << fmt::format("  a forwarded reload has its value {} cycles after the "
-                                "store issued\n",
+    llvm::outs() << fmt::format("  {} has its value {} cycles after the store issued\n",
+                                C->Profile.RenamedReloadCycles
+                                    ? "a reload not renamed (folded into an operation, or "
+                                      "of another size)"
+                                    : "a forwarded reload",
                                 *C->Profile.ForwardedReloadCycles);
   if (C->Profile.SlotOperationCycles)
     llvm::outs() << fmt::format("  an add to a stack slot has the value stored there {} "
@@ -69,6 +72,9 @@ int calibrate(CalibrateFlags &F) {
                        ? fmt::format("  the front end fetches a block a cycle, split at "
                                      "{}-byte lines\n",
                                      *C->Profile.FetchLineBytes)
+                   : takesTwoJumpsACycle(C->Fetch)
+                       ? std::string("  the front end takes more than one jump a cycle: not "
+                                     "modeled (no fetch line)\n")
                        : std::string("  the front end keeps up with dispatch (no fetch "
                                      "line found)\n"));
   if (!F.Output.empty())

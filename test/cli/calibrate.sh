@@ -42,6 +42,7 @@ check "znver4's built-in profile by default" \
   [ "$(profile_of znver4)" = '"core_profile": "built-in znver4"' ]
 check "emeraldrapids's too" \
   [ "$(profile_of emeraldrapids)" = '"core_profile": "built-in emeraldrapids"' ]
+check "and znver5's" [ "$(profile_of znver5)" = '"core_profile": "built-in znver5"' ]
 check "none for a CPU not measured" [ "$(profile_of skylake)" = '"core_profile": null' ]
 check "none when told" [ "$(profile_of znver4 --core-profile none)" = '"core_profile": null' ]
 run "$MLGO_RA" replay --trace "$work/app.bbtrace" --code "$work/app" --mcpu znver4

@@ -748,6 +748,33 @@ TEST_CASE("flow: a core that renames memory gives a plain reload the spilled reg
   }
 }
 
+TEST_CASE("flow: Zen 5's profile gives a folded reload the spill's value when it issues",
+          "[replay][flow]") {
+  // calibrate on Zen 5 (AMD EPYC family 26 model 2; LLVM's znver5 is Zen 4's model)
+  // measured every store-to-load path at 0 cycles, a reload folded into an operation's
+  // too, so its built-in profile forwards in 0 cycles: four imuls make rax late, the
+  // spill of rax issues at Stored, and the folded add (add 8(%rsp), %rax), which reads
+  // rax Advance cycles after it issues, has the slot's value then: its result comes as
+  // if the load had hit the cache, Stored - Advance + La, where the engine's own rule
+  // gives the slot's value a load's latency and ForwardingCycles after the spill (Zen
+  // 4's profile keeps that rule).
+  Cpu &C = cpu("znver5");
+  const CoreProfile Zen5 = builtInCoreProfile("znver5");
+  REQUIRE(Zen5.ForwardedReloadCycles == 0u);
+  REQUIRE(Zen5.RenamedReloadCycles == 0u);
+  Described Add = C.describe("add_load");
+  const uint64_t Li = C.describe("imul").WriteLatency.at("RAX"), Ls = C.describe("spill").Latency,
+                 La = Add.WriteLatency.at("RAX"), Advance = Add.SelfAdvance.at("RAX"), M = 4,
+                 Stored = 1 + M * Li, F = FlowSimulator::ForwardingCycles;
+  REQUIRE(Advance < La);
+  Code Folded = repeat(kernel("imul"), M) + kernel("spill") + kernel("add_load");
+  auto E = requireOk(createEngine(EngineKind::Flow, Triple, "znver5", false, {}, Zen5));
+  CHECK(Cpu::run(*E, Folded) == Stored + std::max(La - Advance, Ls) + 1);
+  auto Zen4Rule = requireOk(createEngine(EngineKind::Flow, Triple, "znver5", false, {},
+                                         builtInCoreProfile("znver4")));
+  CHECK(Cpu::run(*Zen4Rule, Folded) == Stored + La + F + 1);
+}
+
 TEST_CASE("flow: the front end fetches a block a cycle, split where it enters a line",
           "[replay][flow]") {
   for (const char *Name : Cpus) {

@@ -38,23 +38,26 @@ std::string CoreProfile::identity() const {
 }
 
 CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
-  // Measured by `mlgo-ra calibrate` (docs/calibrate.md): on both cores a block of code
-  // across a 64-byte line takes a cycle more; on Zen 4 a spill and its reload on a
+  // Measured by `mlgo-ra calibrate` (docs/calibrate.md): on Zen 4 and the Intel core a
+  // block of code across a 64-byte line takes a cycle more; Zen 5 takes two jumps a
+  // cycle, a front end the engine does not model. On Zen 4 a spill and its reload on a
   // dependence chain cost no cycle (memory renaming), where the scheduling models charge
-  // forwarding from the store; the Intel core forwards a reload into another register,
+  // forwarding from the store; Zen 5 renames folded reloads too, and an add to a slot
+  // has the stored value at once; the Intel core forwards a reload into another register,
   // in about 5 cycles. Zen 4's forwarding latency is left to the engine's rule: its
   // profile was set before calibrate measured one, and so is how soon an add to a slot
-  // has its value (at once on the Intel core). Zen 4 issues loads past stores whose
-  // addresses are not known; the Intel core was not measured for it.
+  // has its value (at once on the Intel core). Both AMD cores issue loads past stores
+  // whose addresses are not known; the Intel core was not measured for it.
   struct BuiltIn {
     const char *CPU, *MeasuredOn;
-    std::optional<unsigned> RenamedReloadCycles, ForwardedReloadCycles, SlotOperationCycles;
-    unsigned FetchLineBytes;
+    std::optional<unsigned> RenamedReloadCycles, ForwardedReloadCycles, SlotOperationCycles,
+        FetchLineBytes;
     bool SpeculativeLoads;
   };
   static const BuiltIn Measured[] = {
       {"znver4", "AuthenticAMD family 25 model 17", 0, std::nullopt, std::nullopt, 64,
-       true}, // Zen 4
+       true},                                                                // Zen 4
+      {"znver5", "AuthenticAMD family 26 model 2", 0, 0, 0, std::nullopt, true}, // Zen 5
       {"emeraldrapids", "GenuineIntel family 6 model 207", std::nullopt, 5, 0, 64,
        false}, // Xeon
   };
