@@ -55,11 +55,12 @@ CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
     bool SpeculativeLoads;
   };
   static const BuiltIn Measured[] = {
-      {"znver4", "AuthenticAMD family 25 model 17", 0, std::nullopt, std::nullopt, 64,
-       true},                                                                // Zen 4
-      {"znver5", "AuthenticAMD family 26 model 2", 0, 0, 0, std::nullopt, true}, // Zen 5
-      {"emeraldrapids", "GenuineIntel family 6 model 207", std::nullopt, 5, 0, 64,
-       false}, // Xeon
+      // Zen 4
+      {"znver4", "AuthenticAMD family 25 model 17", 0, std::nullopt, std::nullopt, 64, true},
+      // Zen 5
+      {"znver5", "AuthenticAMD family 26 model 2", 0, 0, 0, std::nullopt, true},
+      // Xeon
+      {"emeraldrapids", "GenuineIntel family 6 model 207", std::nullopt, 5, 0, 64, false},
   };
   CoreProfile P;
   for (const BuiltIn &B : Measured)
