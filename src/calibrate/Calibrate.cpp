@@ -51,7 +51,7 @@ std::optional<unsigned> renamedReload(const std::vector<LoopCycles> &Loops) {
 std::optional<unsigned> forwardedReload(const std::vector<LoopCycles> &Loops) {
   std::optional<double> Path;
   for (const LoopCycles &L : Loops)
-    if (L.Name != SlotOperationLoop && !chasesPointer(L))
+    if (L.Name != SlotOperationLoop && hasStoreToLoadPath(L))
       Path = std::max(Path.value_or(0.0), L.path());
   if (!Path)
     return std::nullopt;
@@ -92,6 +92,15 @@ std::optional<unsigned> fetchLine(const std::vector<FetchCycles> &Fetch) {
   return std::nullopt;
 }
 
+/// The plain stores a cycle, from \p Loops: the store-throughput loop's stores over its
+/// cycles, rounded (Zen 5: 16 in 8.0 cycles, 2; Zen 4's model: 1).
+std::optional<unsigned> storesPerCycle(const std::vector<LoopCycles> &Loops) {
+  for (const LoopCycles &L : Loops)
+    if (L.Name == StoreThroughputLoop && L.Cycles > 0)
+      return unsigned(std::max(1L, std::lround(StoreThroughputStores / L.Cycles)));
+  return std::nullopt;
+}
+
 } // namespace
 
 CoreProfile profileFromLoops(const std::vector<LoopCycles> &Loops,
@@ -103,6 +112,7 @@ CoreProfile profileFromLoops(const std::vector<LoopCycles> &Loops,
   P.SlotOperationCycles = slotOperation(Loops);
   P.FetchLineBytes = fetchLine(Fetch);
   P.SpeculativeLoads = speculativeLoads(Loops);
+  P.StoresPerCycle = storesPerCycle(Loops);
   return P;
 }
 
@@ -137,7 +147,7 @@ Json calibrationJson(const Calibration &C, llvm::StringRef CPU) {
   Json Loops = Json::array();
   for (const LoopCycles &L : C.Loops) {
     Json Loop = {{"name", L.Name}, {"code", L.Code}, {"cycles", std::round(L.Cycles * 100) / 100}};
-    if (!chasesPointer(L))
+    if (hasStoreToLoadPath(L))
       Loop["store_to_load_cycles"] = std::round(L.path() * 100) / 100;
     Loops.push_back(std::move(Loop));
   }

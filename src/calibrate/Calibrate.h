@@ -38,9 +38,15 @@ inline constexpr const char *SlotOperationLoop = "slot_operation";
 inline constexpr const char *PointerChaseLoop = "pointer_chase";
 inline constexpr const char *LoadPastStoreLoop = "load_past_store";
 
-/// Whether \p L is one of those two: its cycles are no store-to-load path.
-inline bool chasesPointer(const LoopCycles &L) {
-  return L.Name == PointerChaseLoop || L.Name == LoadPastStoreLoop;
+/// Stores of one register to StoreThroughputStores slots an iteration, no chain: the
+/// stores a cycle the core issues (StoresPerCycle).
+inline constexpr const char *StoreThroughputLoop = "store_throughput";
+inline constexpr unsigned StoreThroughputStores = 16;
+
+/// Whether \p L has a store-to-load path: not the chases nor the store throughput.
+inline bool hasStoreToLoadPath(const LoopCycles &L) {
+  return L.Name != PointerChaseLoop && L.Name != LoadPastStoreLoop &&
+         L.Name != StoreThroughputLoop;
 }
 
 /// One front-end loop: blocks of `lea; lea; jmp` (10 bytes) entered by taken jumps,
@@ -79,8 +85,8 @@ struct CalibrateSettings {
 /// cycles) give: renaming where a reload into the stored register and one into another
 /// are both faster than forwarding, the forwarding latency (the slowest reload's path),
 /// an operation on a slot's (its loop's path), the line where crossing it costs half a
-/// cycle, and speculative loads where the store behind a chase costs it less than half
-/// of the multiplies' 9 cycles.
+/// cycle, speculative loads where the store behind a chase costs it less than half
+/// of the multiplies' 9 cycles, and the stores a cycle, rounded.
 CoreProfile profileFromLoops(const std::vector<LoopCycles> &Loops,
                              const std::vector<FetchCycles> &Fetch);
 

@@ -79,6 +79,14 @@ std::vector<LoopCycles> storeLoadLoopSeconds(uint64_t Iterations, unsigned Runs)
       0,
       MLGO_STORE_LOAD_LOOP("mov (%3), %3\n\timul $1, %3, %1\n\timul $1, %1, %1\n\t"
                            "imul $1, %1, %1\n\tmov %2, 32(%1)"));
+  // Stores of one register to 16 slots: no chain, only the stores' throughput.
+  add(StoreThroughputLoop, "16 x mov [rsp+8k], x", 0,
+      MLGO_STORE_LOAD_LOOP("mov %1, 8(%%rsp)\n\tmov %1, 16(%%rsp)\n\tmov %1, 24(%%rsp)\n\t"
+                           "mov %1, 32(%%rsp)\n\tmov %1, 40(%%rsp)\n\tmov %1, 48(%%rsp)\n\t"
+                           "mov %1, 56(%%rsp)\n\tmov %1, 64(%%rsp)\n\tmov %1, 72(%%rsp)\n\t"
+                           "mov %1, 80(%%rsp)\n\tmov %1, 88(%%rsp)\n\tmov %1, 96(%%rsp)\n\t"
+                           "mov %1, 104(%%rsp)\n\tmov %1, 112(%%rsp)\n\tmov %1, 120(%%rsp)\n\t"
+                           "mov %1, 128(%%rsp)"));
 #else
   (void)Iterations;
   (void)Runs;

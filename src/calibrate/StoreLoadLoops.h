@@ -1,5 +1,6 @@
 /// \file
-/// The loops calibrate times: x86-64 assembly, each a chain through a store and a load.
+/// The loops calibrate times: x86-64 assembly, each a chain through a store and a load,
+/// but for the pointer chases and the store throughput's.
 #pragma once
 
 #include "Calibrate.h"

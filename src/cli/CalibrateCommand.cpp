@@ -42,7 +42,7 @@ int calibrate(CalibrateFlags &F) {
                               "code");
   for (const LoopCycles &L : C->Loops)
     llvm::outs() << fmt::format("  {:<20} {:>7.2f} {:>14}  {}\n", L.Name, L.Cycles,
-                                chasesPointer(L) ? "-" : fmt::format("{:.2f}", L.path()),
+                                !hasStoreToLoadPath(L) ? "-" : fmt::format("{:.2f}", L.path()),
                                 L.Code);
   llvm::outs() << (C->Profile.RenamedReloadCycles
                        ? fmt::format("  stack slots are renamed: a reload has its value {} "
@@ -64,6 +64,9 @@ int calibrate(CalibrateFlags &F) {
   llvm::outs() << (C->Profile.SpeculativeLoads
                        ? "  loads go ahead of older stores whose addresses are not known\n"
                        : "  loads wait for older stores' addresses\n");
+  if (C->Profile.StoresPerCycle)
+    llvm::outs() << fmt::format("  {} plain store{} issue a cycle\n", *C->Profile.StoresPerCycle,
+                                *C->Profile.StoresPerCycle == 1 ? "" : "s");
   for (const FetchCycles &B : C->Fetch)
     llvm::outs() << fmt::format("  {:<20} {:>7.2f} cycles a block of lea; lea; jmp at offset {} "
                                 "of its line\n",
@@ -92,7 +95,8 @@ CommandHandle addCalibrateCommand(CLI::App &Parent) {
       "Measure what this host's core does that its LLVM scheduling model does not say "
       "(whether a reload of a spilled register waits for the store: memory renaming; how "
       "long it waits; how soon an add to a stack slot has the value stored there; whether "
-      "loads wait for older stores' unknown addresses; the line the front end fetches by) "
+      "loads wait for older stores' unknown addresses; how many stores issue a cycle; the "
+      "line the front end fetches by) "
       "with loops of x86-64 instructions timed by CPU seconds, "
       "and write the core profile that "
       "replay and train read with --core-profile. Run it on an otherwise idle machine; it "

@@ -95,7 +95,7 @@ TEST_CASE("a core that renames every reload, folded ones too, forwards in 0 cycl
       {"push_pop", "", 1.01, 1},          {"spill_reload_other", "", 1.99, 2},
       {"folded_reload", "", 2.00, 2},     {"pointer_store_load", "", 1.01, 1},
       {"slot_operation", "", 1.00, 1},    {"pointer_chase", "", 3.99, 0},
-      {"load_past_store", "", 4.00, 0}};
+      {"load_past_store", "", 4.00, 0}, {"store_throughput", "", 8.05, 0}};
   std::vector<FetchCycles> Fetch = {{"block_in_line", 0, 0, 0.65},
                                     {"block_across_16", 10, 16, 0.54},
                                     {"block_across_32", 26, 32, 0.56},
@@ -105,12 +105,28 @@ TEST_CASE("a core that renames every reload, folded ones too, forwards in 0 cycl
   CHECK(P.ForwardedReloadCycles == 0u);
   CHECK(P.SlotOperationCycles == 0u);
   CHECK(P.SpeculativeLoads);
+  CHECK(P.StoresPerCycle == 2u);
   CHECK(takesTwoJumpsACycle(Fetch));
   CHECK_FALSE(P.FetchLineBytes);
   // What calibrate measures is the built-in profile of znver5.
   CoreProfile BuiltIn = builtInCoreProfile("znver5");
   CHECK(BuiltIn.Source == "built-in znver5");
   CHECK(BuiltIn.identity() == P.identity());
+}
+
+TEST_CASE("the stores a cycle are the throughput loop's 16 over its cycles, rounded",
+          "[calibrate]") {
+  auto Loops = intelLoops();
+  CHECK_FALSE(profileFromLoops(Loops, intelFetch()).StoresPerCycle); // not measured
+  Loops.push_back({"store_throughput", "", 16.1, 0}); // one a cycle, as Zen 4's model says
+  CHECK(profileFromLoops(Loops, intelFetch()).StoresPerCycle == 1u);
+  loop(Loops, "store_throughput").Cycles = 10.5; // 1.52 a cycle
+  CHECK(profileFromLoops(Loops, intelFetch()).StoresPerCycle == 2u);
+  loop(Loops, "store_throughput").Cycles = 40; // slower than one a cycle: still one
+  CoreProfile P = profileFromLoops(Loops, intelFetch());
+  CHECK(P.StoresPerCycle == 1u);
+  // Its cycles are no store-to-load path: the forwarding latency stays the reloads'.
+  CHECK(P.ForwardedReloadCycles == 5u);
 }
 
 TEST_CASE("an operation on a slot has the stored value its loop's path later, not a reload's",

@@ -23,6 +23,8 @@ check "two loops chase a pointer, with and without a store behind" \
   [ "$(grep -Ec '"name": "(pointer_chase|load_past_store)"' "$work/profile.json")" = 2 ]
 check "and the profile says whether loads go ahead of unknown store addresses" \
   grep -Eq '"speculative_loads": (true|false)' "$work/profile.json"
+check "and how many plain stores issue a cycle" \
+  grep -Eq '"stores_per_cycle": [1-9][0-9]*' "$work/profile.json"
 check "the profile says what line the front end fetches by" \
   grep -Eq '"fetch_line_bytes": (null|16|32|64)' "$work/profile.json"
 clock=$(grep -o '"clock_ghz": [0-9.]*' "$work/profile.json" | grep -o '[0-9.]*$')
@@ -68,6 +70,8 @@ bad "{$head, \"renamed_reload_cycles\": 0, \"slot_operation_cycles\": 100}" \
   "slot_operation_cycles 100 is not a latency (at most 64)"
 bad "{$head, \"renamed_reload_cycles\": 0, \"fetch_line_bytes\": 48}" \
   "fetch_line_bytes 48 is not a line size (a power of two, 16 to 4096)"
+bad "{$head, \"renamed_reload_cycles\": 0, \"stores_per_cycle\": 0}" \
+  "stores_per_cycle 0 is not a store throughput (1 to 16)"
 bad "{$head, \"renamed_reload_cycles\": -1}" \
   "field 'renamed_reload_cycles': -1 is not an integer from 0 to 4294967295"
 run "$MLGO_RA" replay --trace "$work/app.bbtrace" --code "$work/app" --mcpu znver4 \

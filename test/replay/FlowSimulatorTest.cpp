@@ -775,6 +775,33 @@ TEST_CASE("flow: Zen 5's profile gives a folded reload the spill's value when it
   CHECK(Cpu::run(*Zen4Rule, Folded) == Stored + La + F + 1);
 }
 
+TEST_CASE("flow: a core that issues two plain stores a cycle holds their resources half as long",
+          "[replay][flow]") {
+  // LLVM's znver5 (Zen 4's model) lets one plain store through a cycle: each holds one of
+  // two store units for 2 cycles. calibrate measured two a cycle on Zen 5
+  // (StoresPerCycle 2): a plain store then holds each resource at most its units / 2
+  // cycles, at least one, and independent stores go as the busiest of those allows. An
+  // add to a slot, which loads too, keeps the model's cycles.
+  Cpu &C = cpu("znver5");
+  CoreProfile Profile;
+  Profile.StoresPerCycle = 2;
+  auto E = requireOk(createEngine(EngineKind::Flow, Triple, "znver5", false, {}, Profile));
+  Described Spill = C.describe("spill");
+  Throughput Model = boundBy(Spill, C.width());
+  REQUIRE(Model.Lanes < 2 * Model.Cycles); // fewer than two a cycle
+  Described Halved = Spill;
+  for (Held &H : Halved.Resources)
+    H.Cycles = std::min(H.Cycles, std::max(1u, H.Lanes / 2));
+  Throughput Two = boundBy(Halved, C.width());
+  REQUIRE(Two.Lanes == 2 * Two.Cycles);
+  for (unsigned N : {1u, 2u, 50u, 300u}) {
+    INFO(N << " stores");
+    CHECK(C.flow(kernel("spill"), N) == throughputCycles(N, Model, Spill.Latency));
+    CHECK(Cpu::run(*E, kernel("spill"), N) == throughputCycles(N, Two, Spill.Latency));
+  }
+  CHECK(Cpu::run(*E, kernel("increment_slot"), 50) == C.flow(kernel("increment_slot"), 50));
+}
+
 TEST_CASE("flow: the front end fetches a block a cycle, split where it enters a line",
           "[replay][flow]") {
   for (const char *Name : Cpus) {

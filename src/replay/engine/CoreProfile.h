@@ -46,10 +46,16 @@ struct CoreProfile {
   /// with a store behind it whose address comes 9 cycles after each load). False: every
   /// load off the stack waits for them; with a trace's load dependences, those decide.
   bool SpeculativeLoads = false;
+  /// Store throughput: plain stores (mov or push of a general register or an immediate,
+  /// FlowInstruction::PlainStore) that issue a cycle at most; each holds its resources
+  /// no longer than lets that many through. LLVM's Zen 4 model lets one through a cycle
+  /// (a store holds one of two store units for 2 cycles); Zen 5 issues two. None: the
+  /// model's resource cycles.
+  std::optional<unsigned> StoresPerCycle;
 
   bool empty() const {
     return !RenamedReloadCycles && !ForwardedReloadCycles && !SlotOperationCycles &&
-           !FetchLineBytes && !SpeculativeLoads;
+           !FetchLineBytes && !SpeculativeLoads && !StoresPerCycle;
   }
   /// What a replay cache key needs: the numbers, not where they came from; "" when
   /// empty, so that the keys of replays without a profile stay as they were.

@@ -106,6 +106,9 @@ struct FlowInstruction {
   /// bytes, else 0. A core that renames memory (CoreProfile) gives it the register
   /// that a store of the same bytes to its slot wrote.
   uint8_t LoadsRegisterBytes = 0;
+  /// A store of a general register or an immediate, and nothing else (mov, push): what
+  /// a core's store throughput counts (CoreProfile::StoresPerCycle).
+  bool PlainStore = false;
   /// Whether any of the above applies: the frames need following.
   bool TouchesFrame = false;
   /// A data load (code/DataLoad.h): the trace's load dependences name it by its order.

@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MCA/Instruction.h"
 #include "llvm/MCA/Support.h"
@@ -237,6 +238,14 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
   const llvm::MCInstrDesc &Opcode = Target.instrInfo().get(Inst.getOpcode());
   D->Branches = (Opcode.isBranch() || Opcode.isCall()) && !Opcode.isReturn();
   followFrame(Inst, *D, Reads);
+  // The core's store throughput (CoreProfile::StoresPerCycle): a plain store holds
+  // each resource no longer than lets that many through a cycle. Zen 4's model holds
+  // one of two store units and the load-store unit for 2 cycles; Zen 5 issues two.
+  if (D->PlainStore && Profile.StoresPerCycle)
+    for (FlowResourceUse &Use : D->Resources)
+      if (!Use.Reserved)
+        Use.Cycles = std::min<uint16_t>(
+            Use.Cycles, std::max(1u, unsigned(llvm::popcount(Use.Lanes)) / *Profile.StoresPerCycle));
   // What the engine's inner loop needs of the reads: the units a read waits for, and
   // apart the few reads that a write may forward to early.
   for (FlowRead &R : Reads) {

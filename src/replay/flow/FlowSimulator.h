@@ -66,7 +66,10 @@
 ///    (RefilledCode::LineBase: -falign-functions=64 puts it at a line, and an object's
 ///    code then fetches as it will linked); no instruction dispatches before
 ///    its block was fetched, and fetch runs at most FetchLeadCycles ahead of dispatch.
-///    Refilled code carries each instruction's bytes for it (RefilledCode::Sizes).
+///    Refilled code carries each instruction's bytes for it (RefilledCode::Sizes);
+///  - the store throughput, where a CoreProfile names it (StoresPerCycle): a plain
+///    store holds each processor resource no longer than lets that many through a
+///    cycle (FlowModel.cpp; Zen 4's model lets one through, Zen 5 issues two).
 #pragma once
 
 #include "replay/engine/CoreSimulator.h"

@@ -127,6 +127,10 @@ void X86FlowTarget::followFrame(const llvm::MCInst &Inst, FlowInstruction &D,
     D.LoadsRegisterBytes = 8;
   else if (Name == "MOV32rm")
     D.LoadsRegisterBytes = 4;
+  static const llvm::StringRef PlainStores[] = {
+      "MOV8mr", "MOV8mr_NOREX", "MOV16mr", "MOV32mr",  "MOV64mr",  "MOV8mi",
+      "MOV16mi", "MOV32mi",     "MOV64mi32", "PUSH64r", "PUSH64i8", "PUSH64i32"};
+  D.PlainStore = llvm::is_contained(PlainStores, Name);
 }
 
 } // namespace mlgo
