@@ -108,9 +108,12 @@ TEST_CASE("a core that renames every reload, folded ones too, forwards in 0 cycl
   CHECK(P.StoresPerCycle == 2u);
   CHECK(takesTwoJumpsACycle(Fetch));
   CHECK_FALSE(P.FetchLineBytes);
-  // What calibrate measures is the built-in profile of znver5.
+  // What calibrate measures is the built-in profile of znver5, but for the store
+  // throughput, which the built-in profile leaves out (it ranked the arena worse).
   CoreProfile BuiltIn = builtInCoreProfile("znver5");
   CHECK(BuiltIn.Source == "built-in znver5");
+  CHECK_FALSE(BuiltIn.StoresPerCycle);
+  P.StoresPerCycle.reset();
   CHECK(BuiltIn.identity() == P.identity());
 }
 

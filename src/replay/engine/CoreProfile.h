@@ -49,8 +49,8 @@ struct CoreProfile {
   /// Store throughput: plain stores (mov or push of a general register or an immediate,
   /// FlowInstruction::PlainStore) that issue a cycle at most; each holds its resources
   /// no longer than lets that many through. LLVM's Zen 4 model lets one through a cycle
-  /// (a store holds one of two store units for 2 cycles); Zen 5 issues two. None: the
-  /// model's resource cycles.
+  /// (a store holds one of two store units for 2 cycles); Zen 5 issues two (calibrate
+  /// measures it; the built-in profile leaves it out). None: the model's resource cycles.
   std::optional<unsigned> StoresPerCycle;
 
   bool empty() const {

@@ -240,7 +240,8 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
   followFrame(Inst, *D, Reads);
   // The core's store throughput (CoreProfile::StoresPerCycle): a plain store holds
   // each resource no longer than lets that many through a cycle. Zen 4's model holds
-  // one of two store units and the load-store unit for 2 cycles; Zen 5 issues two.
+  // one of two store units and the load-store unit for 2 cycles; Zen 5 issues two (a
+  // calibrated profile says so; the built-in one does not: docs/calibrate.md).
   if (D->PlainStore && Profile.StoresPerCycle)
     for (FlowResourceUse &Use : D->Resources)
       if (!Use.Reserved)

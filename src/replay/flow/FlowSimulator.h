@@ -69,7 +69,8 @@
 ///    Refilled code carries each instruction's bytes for it (RefilledCode::Sizes);
 ///  - the store throughput, where a CoreProfile names it (StoresPerCycle): a plain
 ///    store holds each processor resource no longer than lets that many through a
-///    cycle (FlowModel.cpp; Zen 4's model lets one through, Zen 5 issues two).
+///    cycle (FlowModel.cpp; Zen 4's model lets one through, Zen 5 issues two; no
+///    built-in profile names it: it ranked the arena worse).
 #pragma once
 
 #include "replay/engine/CoreSimulator.h"
