@@ -42,7 +42,7 @@ int calibrate(CalibrateFlags &F) {
                               "code");
   for (const LoopCycles &L : C->Loops)
     llvm::outs() << fmt::format("  {:<20} {:>7.2f} {:>14}  {}\n", L.Name, L.Cycles,
-                                !hasStoreToLoadPath(L) ? "-" : fmt::format("{:.2f}", L.path()),
+                                hasStoreToLoadPath(L) ? fmt::format("{:.2f}", L.path()) : "-",
                                 L.Code);
   llvm::outs() << (C->Profile.RenamedReloadCycles
                        ? fmt::format("  stack slots are renamed: a reload has its value {} "

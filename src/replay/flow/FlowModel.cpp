@@ -244,9 +244,10 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
   // calibrated profile says so; the built-in one does not: docs/calibrate.md).
   if (D->PlainStore && Profile.StoresPerCycle)
     for (FlowResourceUse &Use : D->Resources)
-      if (!Use.Reserved)
-        Use.Cycles = std::min<uint16_t>(
-            Use.Cycles, std::max(1u, unsigned(llvm::popcount(Use.Lanes)) / *Profile.StoresPerCycle));
+      if (!Use.Reserved) {
+        unsigned Most = std::max(1u, unsigned(llvm::popcount(Use.Lanes)) / *Profile.StoresPerCycle);
+        Use.Cycles = std::min<uint16_t>(Use.Cycles, Most);
+      }
   // What the engine's inner loop needs of the reads: the units a read waits for, and
   // apart the few reads that a write may forward to early.
   for (FlowRead &R : Reads) {
