@@ -123,19 +123,35 @@ llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings) {
 #else
   Calibration C;
   C.Host = hostCpuName();
+  // Every loop in each round, the clock's among them (LoopTimer).
+  LoopTimer Timer;
+  size_t Clock = Timer.add(multiplyChain(), Settings.Iterations);
+  std::vector<StoreLoadLoop> Loops = storeLoadLoops();
+  std::vector<size_t> LoopIndex, FetchIndex;
+  for (const StoreLoadLoop &L : Loops)
+    LoopIndex.push_back(Timer.add(L.Body, Settings.Iterations));
+  // A pass runs 16 blocks: a quarter as many passes as the loops above iterate.
+  uint64_t Passes = std::max<uint64_t>(1, Settings.Iterations / 4);
+  std::vector<FetchLoop> Fetch = fetchLoops();
+  for (const FetchLoop &F : Fetch)
+    FetchIndex.push_back(Timer.add(F.Body, Passes));
+  Timer.run(Settings.Runs);
+
   // Two multiplies of 3 cycles an iteration.
-  double Seconds = multiplyChainSeconds(Settings.Iterations, Settings.Runs);
+  double Seconds = Timer.fastest(Clock);
   if (!(Seconds > 0))
     return stageError("calibrate: the clock loop took no measurable CPU time");
   C.ClockGHz = double(Settings.Iterations) * 6 / Seconds * 1e-9;
-  C.Loops = storeLoadLoopSeconds(Settings.Iterations, Settings.Runs);
-  for (LoopCycles &L : C.Loops)
-    L.Cycles = L.Cycles * C.ClockGHz * 1e9 / double(Settings.Iterations);
-  // A pass runs 16 blocks: a quarter as many passes as the loops above iterate.
-  uint64_t Passes = std::max<uint64_t>(1, Settings.Iterations / 4);
-  C.Fetch = fetchLoopSeconds(Passes, Settings.Runs);
-  for (FetchCycles &F : C.Fetch)
-    F.Cycles = F.Cycles * C.ClockGHz * 1e9 / double(Passes * 16);
+  for (size_t I = 0; I < Loops.size(); ++I) {
+    C.Loops.push_back(Loops[I].Loop);
+    C.Loops.back().Cycles =
+        Timer.fastest(LoopIndex[I]) * C.ClockGHz * 1e9 / double(Settings.Iterations);
+  }
+  for (size_t I = 0; I < Fetch.size(); ++I) {
+    C.Fetch.push_back(Fetch[I].Loop);
+    C.Fetch.back().Cycles =
+        Timer.fastest(FetchIndex[I]) * C.ClockGHz * 1e9 / double(Passes * 16);
+  }
   C.Profile = profileFromLoops(C.Loops, C.Fetch);
   C.Profile.MeasuredOn = C.Host;
   return C;

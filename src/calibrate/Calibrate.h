@@ -74,8 +74,8 @@ struct Calibration {
 };
 
 struct CalibrateSettings {
-  /// Each loop runs this many times; the fastest run counts (the others met
-  /// interruptions).
+  /// Rounds: each runs every loop once, and a loop's fastest round counts (the others
+  /// met interruptions).
   unsigned Runs = 7;
   /// Iterations of a run (about 0.05 s each at 4 GHz).
   uint64_t Iterations = 40'000'000;

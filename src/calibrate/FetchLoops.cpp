@@ -6,8 +6,6 @@
 /// sets the pace.
 #include "FetchLoops.h"
 
-#include "CpuSeconds.h"
-
 namespace mlgo {
 
 namespace {
@@ -35,19 +33,16 @@ namespace {
 #endif
 } // namespace
 
-std::vector<FetchCycles> fetchLoopSeconds(uint64_t Iterations, unsigned Runs) {
-  std::vector<FetchCycles> Loops;
+std::vector<FetchLoop> fetchLoops() {
+  std::vector<FetchLoop> Loops;
 #if defined(__x86_64__)
-  auto add = [&](const char *Name, unsigned Offset, unsigned Crosses, auto Run) {
-    Loops.push_back({Name, Offset, Crosses, fastestSeconds(Iterations, Runs, Run)});
+  auto add = [&](const char *Name, unsigned Offset, unsigned Crosses, LoopBody Body) {
+    Loops.push_back({{Name, Offset, Crosses, 0}, Body});
   };
   add("block_in_line", 0, 0, MLGO_FETCH_LOOP(0));
   add("block_across_16", 10, 16, MLGO_FETCH_LOOP(10));
   add("block_across_32", 26, 32, MLGO_FETCH_LOOP(26));
   add("block_across_64", 58, 64, MLGO_FETCH_LOOP(58));
-#else
-  (void)Iterations;
-  (void)Runs;
 #endif
   return Loops;
 }

@@ -4,15 +4,21 @@
 #pragma once
 
 #include "Calibrate.h"
+#include "CpuSeconds.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace mlgo {
 
-/// CPU seconds of the fastest of \p Runs runs of \p Iterations passes of each loop
-/// (FetchCycles::Cycles holds seconds a pass; the caller turns them into cycles a
-/// block). Empty on a host that is not x86-64.
-std::vector<FetchCycles> fetchLoopSeconds(uint64_t Iterations, unsigned Runs);
+/// A front-end loop: what it is (FetchCycles::Cycles left 0 for the caller to fill)
+/// and its body, a pass of its 16 blocks a count.
+struct FetchLoop {
+  FetchCycles Loop;
+  LoopBody Body;
+};
+
+/// The front-end loops. Empty on a host that is not x86-64.
+std::vector<FetchLoop> fetchLoops();
 
 } // namespace mlgo

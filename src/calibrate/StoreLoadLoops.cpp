@@ -5,8 +5,6 @@
 /// are [rsp + 8] as a compiler's spills are.
 #include "StoreLoadLoops.h"
 
-#include "CpuSeconds.h"
-
 namespace mlgo {
 
 namespace {
@@ -32,9 +30,9 @@ namespace {
 
 } // namespace
 
-double multiplyChainSeconds(uint64_t Iterations, unsigned Runs) {
+LoopBody multiplyChain() {
 #if defined(__x86_64__)
-  return fastestSeconds(Iterations, Runs, [](uint64_t Left) {
+  return [](uint64_t Left) {
     long X = 3;
     __asm__ volatile(".p2align 6\n"
                      "1:\n\t"
@@ -45,19 +43,17 @@ double multiplyChainSeconds(uint64_t Iterations, unsigned Runs) {
                      : "+r"(X), "+r"(Left)
                      :
                      : "cc");
-  });
+  };
 #else
-  (void)Iterations;
-  (void)Runs;
-  return 0;
+  return nullptr;
 #endif
 }
 
-std::vector<LoopCycles> storeLoadLoopSeconds(uint64_t Iterations, unsigned Runs) {
-  std::vector<LoopCycles> Loops;
+std::vector<StoreLoadLoop> storeLoadLoops() {
+  std::vector<StoreLoadLoop> Loops;
 #if defined(__x86_64__)
-  auto add = [&](const char *Name, const char *Code, unsigned Alu, auto Run) {
-    Loops.push_back({Name, Code, fastestSeconds(Iterations, Runs, Run), Alu});
+  auto add = [&](const char *Name, const char *Code, unsigned Alu, LoopBody Body) {
+    Loops.push_back({{Name, Code, 0, Alu}, Body});
   };
   add("spill_reload", "xor x, 5; mov [rsp+8], x; mov x, [rsp+8]", 1,
       MLGO_STORE_LOAD_LOOP("xor $5, %1\n\tmov %1, 8(%%rsp)\n\tmov 8(%%rsp), %1"));
@@ -87,9 +83,6 @@ std::vector<LoopCycles> storeLoadLoopSeconds(uint64_t Iterations, unsigned Runs)
                            "mov %1, 80(%%rsp)\n\tmov %1, 88(%%rsp)\n\tmov %1, 96(%%rsp)\n\t"
                            "mov %1, 104(%%rsp)\n\tmov %1, 112(%%rsp)\n\tmov %1, 120(%%rsp)\n\t"
                            "mov %1, 128(%%rsp)"));
-#else
-  (void)Iterations;
-  (void)Runs;
 #endif
   return Loops;
 }

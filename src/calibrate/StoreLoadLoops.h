@@ -4,18 +4,25 @@
 #pragma once
 
 #include "Calibrate.h"
+#include "CpuSeconds.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace mlgo {
 
-/// CPU seconds of the fastest of \p Runs runs of \p Iterations iterations of a chain of
-/// two dependent 64-bit multiplies (6 cycles an iteration).
-double multiplyChainSeconds(uint64_t Iterations, unsigned Runs);
+/// A chain of two dependent 64-bit multiplies, 6 cycles an iteration: the clock.
+/// Null on a host that is not x86-64.
+LoopBody multiplyChain();
 
-/// The same for each store-and-load loop; LoopCycles::Cycles holds seconds (the caller
-/// turns them into cycles). Empty on a host that is not x86-64.
-std::vector<LoopCycles> storeLoadLoopSeconds(uint64_t Iterations, unsigned Runs);
+/// A store-and-load loop: what it is (LoopCycles::Cycles left 0 for the caller to
+/// fill) and its body, an iteration a count.
+struct StoreLoadLoop {
+  LoopCycles Loop;
+  LoopBody Body;
+};
+
+/// The store-and-load loops. Empty on a host that is not x86-64.
+std::vector<StoreLoadLoop> storeLoadLoops();
 
 } // namespace mlgo

@@ -103,7 +103,7 @@ CommandHandle addCalibrateCommand(CLI::App &Parent) {
       "takes a few seconds.");
   Cmd->add_option("-o,--output", Flags->Output, "The profile file to write (JSON)");
   Cmd->add_option("--runs", Flags->Settings.Runs,
-                  "Runs of each loop; the fastest counts")
+                  "Rounds, each running every loop once; a loop's fastest counts")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000u));
   Cmd->add_flag("--json", Flags->Json, "Print the profile and the measurements as JSON");
