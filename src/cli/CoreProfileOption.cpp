@@ -9,8 +9,8 @@ CLI::Option *addCoreProfileOption(CLI::App *Cmd, std::string &Value) {
       ->add_option("--core-profile", Value,
                    "What the core does that its scheduling model does not say, for the "
                    "flow engine: a file that 'mlgo-ra calibrate' wrote on the CPU, 'auto' "
-                   "(the built-in profile of --mcpu's CPU where one was measured: znver4, "
-                   "znver5, emeraldrapids) or 'none' (docs/calibrate.md)")
+                   "(the built-in profile of --mcpu's CPU where one was measured: znver3, "
+                   "znver4, znver5, emeraldrapids, graniterapids) or 'none' (docs/calibrate.md)")
       ->capture_default_str();
 }
 

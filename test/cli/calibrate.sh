@@ -45,6 +45,9 @@ check "znver4's built-in profile by default" \
 check "emeraldrapids's too" \
   [ "$(profile_of emeraldrapids)" = '"core_profile": "built-in emeraldrapids"' ]
 check "and znver5's" [ "$(profile_of znver5)" = '"core_profile": "built-in znver5"' ]
+check "and znver3's" [ "$(profile_of znver3)" = '"core_profile": "built-in znver3"' ]
+check "and graniterapids's" \
+  [ "$(profile_of graniterapids)" = '"core_profile": "built-in graniterapids"' ]
 check "none for a CPU not measured" [ "$(profile_of skylake)" = '"core_profile": null' ]
 check "none when told" [ "$(profile_of znver4 --core-profile none)" = '"core_profile": null' ]
 run "$MLGO_RA" replay --trace "$work/app.bbtrace" --code "$work/app" --mcpu znver4
