@@ -6,6 +6,7 @@
 #include "calibrate/Calibrate.h"
 #include "replay/engine/CpuChoice.h"
 
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <fmt/format.h>
 
@@ -22,6 +23,9 @@ int calibrate(CalibrateFlags &F) {
   auto Cpu = chooseCpu("native", "");
   if (!Cpu)
     return reportError(Cpu.takeError());
+  // The profile names the CPU: a name the host's features contradict is worth a word.
+  if (!Cpu->Warning.empty())
+    llvm::WithColor::warning(llvm::errs(), "mlgo-ra") << "calibrate: " << Cpu->Warning << "\n";
   auto C = calibrateHost(F.Settings);
   if (!C)
     return reportError(C.takeError());

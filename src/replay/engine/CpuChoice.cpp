@@ -8,7 +8,9 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+#include <cstdint>
 #include <memory>
+#include <utility>
 
 namespace mlgo {
 namespace {
@@ -34,6 +36,42 @@ struct TargetCpus {
 
   bool knows(llvm::StringRef CPU) const { return Any->isCPUStringValid(CPU); }
 
+  /// The target's features that \p Features has and \p CPU lacks, in LLVM's order.
+  std::vector<std::string> lacked(llvm::StringRef CPU,
+                                  const llvm::StringMap<bool> &Features) const {
+    std::unique_ptr<llvm::MCSubtargetInfo> STI(Target->createMCSubtargetInfo(TT, CPU, ""));
+    std::vector<std::string> Lacked;
+    for (const llvm::SubtargetFeatureKV &KV : STI->getAllProcessorFeatures())
+      if (Features.lookup(KV.Key) && !STI->getFeatureBits().test(KV.Value))
+        Lacked.push_back(KV.Key);
+    return Lacked;
+  }
+
+  /// Of the CPUs with a scheduling model, the one whose features differ least from
+  /// \p Features: those it lacks plus those it has that \p Features says the host has
+  /// not (a feature the host's map does not hold, a tuning one, does not count), and
+  /// among those the one that lacks fewest.
+  std::string nearest(const llvm::StringMap<bool> &Features) const {
+    std::string Best;
+    std::pair<size_t, size_t> BestScore{SIZE_MAX, SIZE_MAX};
+    for (const llvm::SubtargetSubTypeKV &KV : Any->getAllProcessorDescriptions()) {
+      if (!describe(KV.Key).Scheduled)
+        continue;
+      std::unique_ptr<llvm::MCSubtargetInfo> STI(
+          Target->createMCSubtargetInfo(TT, KV.Key, ""));
+      size_t Lacked = lacked(KV.Key, Features).size(), Extra = 0;
+      for (const llvm::SubtargetFeatureKV &F : STI->getAllProcessorFeatures())
+        Extra += STI->getFeatureBits().test(F.Value) && Features.count(F.Key) &&
+                 !Features.lookup(F.Key);
+      std::pair<size_t, size_t> Score{Lacked + Extra, Lacked};
+      if (Score < BestScore) {
+        BestScore = Score;
+        Best = KV.Key;
+      }
+    }
+    return Best;
+  }
+
   /// Only for a CPU it knows.
   KnownCpu describe(llvm::StringRef CPU) const {
     std::unique_ptr<llvm::MCSubtargetInfo> STI(Target->createMCSubtargetInfo(TT, CPU, ""));
@@ -48,12 +86,34 @@ struct TargetCpus {
 
 constexpr const char *HowToList = "'--mcpu help' lists them";
 
+/// Why "native" may model another core than the host's, or nothing: under a hypervisor
+/// cpuid may report an older model (a Granite Rapids core as a Rocket Lake, whose LLVM
+/// model is Ice Lake's), which the host's features then contradict.
+std::string lackedWarning(const TargetCpus &T, const HostCpu &Host) {
+  std::vector<std::string> Lacked = T.lacked(Host.Name, Host.Features);
+  if (Lacked.size() <= LackedFeaturesTolerated)
+    return "";
+  std::string List;
+  for (const std::string &F : Lacked)
+    List += (List.empty() ? "" : " ") + F;
+  std::string Nearest = T.nearest(Host.Features);
+  return "the host CPU reports itself as '" + Host.Name + "' but has " +
+         std::to_string(Lacked.size()) + " features it lacks (" + List +
+         "), as a hypervisor may report another core; of the CPUs LLVM models, " + Nearest +
+         " is nearest by features (" + std::to_string(T.lacked(Nearest, Host.Features).size()) +
+         " lacked): --mcpu " + Nearest + " models it";
+}
+
 } // namespace
 
 std::string hostTriple() { return llvm::sys::getProcessTriple(); }
 
+HostCpu HostCpu::thisMachine() {
+  return {llvm::sys::getHostCPUName().str(), llvm::sys::getHostCPUFeatures()};
+}
+
 llvm::Expected<CpuChoice> chooseCpu(llvm::StringRef Requested, llvm::StringRef Triple,
-                                    llvm::StringRef HostCpu) {
+                                    const HostCpu *Given) {
   auto T = TargetCpus::open(Triple);
   if (!T)
     return T.takeError();
@@ -68,7 +128,9 @@ llvm::Expected<CpuChoice> chooseCpu(llvm::StringRef Requested, llvm::StringRef T
                         Requested);
     return CpuChoice{Requested.str(), ""};
   }
-  std::string Host = HostCpu.empty() ? llvm::sys::getHostCPUName().str() : HostCpu.str();
+  const HostCpu Machine = Given ? HostCpu() : HostCpu::thisMachine();
+  const HostCpu &H = Given ? *Given : Machine;
+  const std::string &Host = H.Name;
   // getHostCPUName says "generic" for a CPU it does not recognize.
   std::string Why;
   if (Host.empty() || Host == "generic" || !T->knows(Host))
@@ -76,7 +138,7 @@ llvm::Expected<CpuChoice> chooseCpu(llvm::StringRef Requested, llvm::StringRef T
   else if (!T->describe(Host).Scheduled)
     Why = "LLVM has no scheduling model for the host CPU '" + Host + "'";
   else
-    return CpuChoice{Host, ""};
+    return CpuChoice{Host, lackedWarning(*T, H)};
   if (!T->knows(FallbackCpu) || !T->describe(FallbackCpu).Scheduled)
     return inputError("--mcpu", "{}; name a CPU ({})", Why, HowToList);
   return CpuChoice{FallbackCpu, Why + "; modeling " + FallbackCpu +

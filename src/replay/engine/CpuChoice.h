@@ -3,6 +3,7 @@
 /// names it (the CLI's default), or FallbackCpu where LLVM cannot simulate the host's.
 #pragma once
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
@@ -14,15 +15,30 @@ inline constexpr const char *FallbackCpu = "skylake";
 
 struct CpuChoice {
   std::string Name;    ///< the CPU to model, never "native"
-  std::string Warning; ///< nonempty when "native" fell back to FallbackCpu: why
+  std::string Warning; ///< nonempty when "native" fell back to FallbackCpu, or when the
+                       ///< host has instruction sets its CPU's name lacks: why
 };
 
+/// A CPU as the host describes itself: its name (cpuid's family and model, which a
+/// hypervisor may report for another core) and the features it has.
+struct HostCpu {
+  std::string Name;
+  llvm::StringMap<bool> Features; ///< LLVM's feature names, true where the host has one
+  static HostCpu thisMachine();   ///< llvm::sys::getHostCPUName() and its features
+};
+
+/// How many of the host's features its CPU's name may lack before "native" warns: LLVM's
+/// own definition of the right core lacks one or two the host reports (rtm, avx10.1).
+inline constexpr size_t LackedFeaturesTolerated = 3;
+
 /// Resolves \p Requested for \p Triple (empty: this process's). "native" (or empty) is
-/// \p HostCpu (empty: llvm::sys::getHostCPUName()) when LLVM knows it for the triple and
-/// has a scheduling model for it, else FallbackCpu with a Warning. Any other name must be
-/// such a CPU; if not, an InputError blaming --mcpu that says how to list them.
+/// \p Host's name (null: HostCpu::thisMachine()) when LLVM knows it for the triple and has
+/// a scheduling model for it, else FallbackCpu with a Warning; a Warning too, naming the
+/// CPU whose features are nearest, when the host has more than LackedFeaturesTolerated
+/// features that its name lacks. Any other name must be such a CPU; if not, an
+/// InputError blaming --mcpu that says how to list them.
 llvm::Expected<CpuChoice> chooseCpu(llvm::StringRef Requested, llvm::StringRef Triple,
-                                    llvm::StringRef HostCpu = "");
+                                    const HostCpu *Host = nullptr);
 
 struct KnownCpu {
   std::string Name;
