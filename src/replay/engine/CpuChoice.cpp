@@ -40,9 +40,14 @@ struct TargetCpus {
   std::vector<std::string> lacked(llvm::StringRef CPU,
                                   const llvm::StringMap<bool> &Features) const {
     std::unique_ptr<llvm::MCSubtargetInfo> STI(Target->createMCSubtargetInfo(TT, CPU, ""));
+    return lacked(*STI, Features);
+  }
+
+  static std::vector<std::string> lacked(const llvm::MCSubtargetInfo &STI,
+                                         const llvm::StringMap<bool> &Features) {
     std::vector<std::string> Lacked;
-    for (const llvm::SubtargetFeatureKV &KV : STI->getAllProcessorFeatures())
-      if (Features.lookup(KV.Key) && !STI->getFeatureBits().test(KV.Value))
+    for (const llvm::SubtargetFeatureKV &KV : STI.getAllProcessorFeatures())
+      if (Features.lookup(KV.Key) && !STI.getFeatureBits().test(KV.Value))
         Lacked.push_back(KV.Key);
     return Lacked;
   }
@@ -50,8 +55,8 @@ struct TargetCpus {
   /// Of the CPUs with a scheduling model, the one whose features differ least from
   /// \p Features: those it lacks plus those it has that \p Features says the host has
   /// not (a feature the host's map does not hold, a tuning one, does not count), and
-  /// among those the one that lacks fewest.
-  std::string nearest(const llvm::StringMap<bool> &Features) const {
+  /// among those the one that lacks fewest; with how many it lacks.
+  std::pair<std::string, size_t> nearest(const llvm::StringMap<bool> &Features) const {
     std::string Best;
     std::pair<size_t, size_t> BestScore{SIZE_MAX, SIZE_MAX};
     for (const llvm::SubtargetSubTypeKV &KV : Any->getAllProcessorDescriptions()) {
@@ -59,7 +64,7 @@ struct TargetCpus {
         continue;
       std::unique_ptr<llvm::MCSubtargetInfo> STI(
           Target->createMCSubtargetInfo(TT, KV.Key, ""));
-      size_t Lacked = lacked(KV.Key, Features).size(), Extra = 0;
+      size_t Lacked = lacked(*STI, Features).size(), Extra = 0;
       for (const llvm::SubtargetFeatureKV &F : STI->getAllProcessorFeatures())
         Extra += STI->getFeatureBits().test(F.Value) && Features.count(F.Key) &&
                  !Features.lookup(F.Key);
@@ -69,7 +74,7 @@ struct TargetCpus {
         Best = KV.Key;
       }
     }
-    return Best;
+    return {Best, BestScore.second};
   }
 
   /// Only for a CPU it knows.
@@ -96,11 +101,11 @@ std::string lackedWarning(const TargetCpus &T, const HostCpu &Host) {
   std::string List;
   for (const std::string &F : Lacked)
     List += (List.empty() ? "" : " ") + F;
-  std::string Nearest = T.nearest(Host.Features);
+  auto [Nearest, NearestLacked] = T.nearest(Host.Features);
   return "the host CPU reports itself as '" + Host.Name + "' but has " +
          std::to_string(Lacked.size()) + " features it lacks (" + List +
          "), as a hypervisor may report another core; of the CPUs LLVM models, " + Nearest +
-         " is nearest by features (" + std::to_string(T.lacked(Nearest, Host.Features).size()) +
+         " is nearest by features (" + std::to_string(NearestLacked) +
          " lacked): --mcpu " + Nearest + " models it";
 }
 
