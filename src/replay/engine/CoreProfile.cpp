@@ -41,16 +41,16 @@ std::string CoreProfile::identity() const {
 }
 
 CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
-  // Measured by `mlgo-ra calibrate` (docs/calibrate.md): on Zen 4 and the Intel core a
+  // Measured by `mlgo-ra calibrate` (docs/calibrate.md): on Zen 4 and Emerald Rapids a
   // block of code across a 64-byte line takes a cycle more; Zen 5 takes two jumps a
   // cycle, a front end the engine does not model. On Zen 4 a spill and its reload on a
   // dependence chain cost no cycle (memory renaming), where the scheduling models charge
   // forwarding from the store; Zen 5 renames folded reloads too, and an add to a slot
-  // has the stored value at once; the Intel core forwards a reload into another register,
+  // has the stored value at once; Emerald Rapids forwards a reload into another register,
   // in about 5 cycles. Zen 4's forwarding latency is left to the engine's rule: its
   // profile was set before calibrate measured one, and so is how soon an add to a slot
-  // has its value (at once on the Intel core). Both AMD cores issue loads past stores
-  // whose addresses are not known; the Intel core was not measured for it. Zen 5 issues
+  // has its value (at once on Emerald Rapids). Zen 4 and Zen 5 issue loads past stores
+  // whose addresses are not known; Emerald Rapids was not measured for it. Zen 5 issues
   // two plain stores a cycle, where LLVM's model (Zen 4's) lets one through, but its
   // profile leaves that out: with it the arena's variants ranked worse (Spearman 0.76
   // against 0.83, docs/results/arena.md) though the slope came closer to 1. Zen 3's is
