@@ -13,12 +13,15 @@
 #include "support/CacheDirectory.h"
 #include "support/InputFile.h"
 #include "support/Interrupt.h"
+#include "support/Stopwatch.h"
 #include "train/Train.h"
 #include "train/report/TrainReports.h"
 
 #include "llvm/ADT/StringExtras.h"
 
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
+#include <optional>
 #include <thread>
 
 namespace mlgo {
@@ -31,6 +34,7 @@ struct TrainFlags {
   std::string CoreProfile = "auto"; ///< --core-profile
   bool Json = false;
   bool Validate = false;
+  bool IterationsGiven = false; ///< --iterations given: it bounds a --time-budget run too
   std::vector<std::string> HeldOut; ///< TRACE[:BINARY]
   std::vector<std::string> Jobs;    ///< [NAME=]CORPUS,TRACE,BINARY
   std::string JobFile;
@@ -167,16 +171,22 @@ int train(TrainFlags &F) {
     llvm::outs() << *Text << "\n";
     return Success;
   }
+  SearchOptions &Search = F.Options.Search;
+  if (Search.TimeBudgetSeconds > 0 && !F.IterationsGiven)
+    Search.Iterations = SearchOptions::NoIterationLimit;
   double Elapsed = 0;
   unsigned Done = 0;
-  unsigned Iterations = F.Options.Search.Iterations;
+  auto Started = std::chrono::steady_clock::now();
   F.Options.Run.OnStep = [&](const Json &Record) {
     Elapsed += Record["seconds"].get<double>();
     ++Done;
     uint64_t Step = Record["step"].get<uint64_t>();
-    double Left = Elapsed / Done * (Iterations - Step - 1);
+    std::optional<double> BudgetLeft;
+    if (Search.TimeBudgetSeconds > 0)
+      BudgetLeft = Search.TimeBudgetSeconds - secondsSince(Started);
+    double Left = etaSeconds(Elapsed / Done, Search.Iterations - Step - 1, BudgetLeft);
     (F.Json ? llvm::errs() : llvm::outs())
-        << "train: " << stepLine(Record, Iterations, Left) << "\n";
+        << "train: " << stepLine(Record, Search.Iterations, Left) << "\n";
   };
   F.Options.Run.ReportError = reportStageError;
   auto R = runTrain(F.Options);
@@ -237,9 +247,17 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
                   "\"baseline\": ...}] (name optional; relative paths from the file's "
                   "directory), before the --job ones");
   Cmd->add_option("-o,--output", Run.Output, "The training directory");
-  Cmd->add_option("--iterations", Search.Iterations, "Steps in all (a resumed run included)")
-      ->default_val(Search.Iterations)
-      ->check(wholeNumber(1));
+  CLI::Option *Iterations =
+      Cmd->add_option("--iterations", Search.Iterations,
+                      "Steps in all (a resumed run included); with --time-budget, no limit "
+                      "unless given")
+          ->default_val(Search.Iterations)
+          ->check(wholeNumber(1));
+  Cmd->add_option("--time-budget", Search.TimeBudgetSeconds,
+                  "Start no step after this many seconds of this invocation (at least one "
+                  "step runs; the one under way finishes), then end as after the last "
+                  "iteration: validation, and native measurement with --measure-run")
+      ->check(finiteNumber(0, /*Strict=*/true));
   Cmd->add_option("--perturbations", Search.Perturbations,
                   "Directions per step, each evaluated at +sigma and -sigma")
       ->default_val(Search.Perturbations)
@@ -365,7 +383,10 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
                   "validation points) and, once validated, DIR/report.md (the validation "
                   "and the functions the best policy changes most), and exit");
   Cmd->add_flag("--json", Flags->Json, "Print the result as JSON (steps go to stderr)");
-  return {Cmd, [Flags] { return train(*Flags); }};
+  return {Cmd, [Flags, Iterations] {
+            Flags->IterationsGiven = Iterations->count() > 0;
+            return train(*Flags);
+          }};
 }
 
 } // namespace mlgo

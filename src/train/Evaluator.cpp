@@ -3,6 +3,7 @@
 #include "Evaluator.h"
 #include "replay/Replay.h"
 #include "support/Error.h"
+#include "support/Stopwatch.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -13,10 +14,6 @@
 namespace mlgo {
 
 namespace {
-
-double secondsSince(std::chrono::steady_clock::time_point Start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
-}
 
 /// The hash of every object of a variant, in module order.
 llvm::Expected<std::string> hashObjects(const VariantResult &Variant) {

@@ -14,6 +14,7 @@
 #include "Train.h"
 #include "Validation.h"
 #include "support/Error.h"
+#include "support/Stopwatch.h"
 
 #include "llvm/Support/FileSystem.h"
 #include <chrono>
@@ -204,8 +205,7 @@ llvm::Error LeadingRun::step(uint64_t Step) {
   Record["skipped"] = Skipped;
   Record["best_speedup"] = State.BestSpeedup;
   addWork(Record, Outcomes);
-  Record["seconds"] =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Began).count();
+  Record["seconds"] = secondsSince(Began);
 
   if (llvm::Error E = save(Step, Record, ShortlistChanged))
     return E;
@@ -250,6 +250,7 @@ TrainResult LeadingRun::result() const {
 } // namespace
 
 llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
+  auto Started = std::chrono::steady_clock::now(); // the time budget counts from here
   auto Start = loadStartPolicy(Jobs.options().Search.Init);
   if (!Start)
     return Start.takeError();
@@ -260,13 +261,25 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
     return E;
   if (llvm::Error E = Jobs.makeEvaluators(variantPrefix(T)))
     return E;
-  for (uint64_t Step = Run.nextStep(); Step < Jobs.options().Search.Iterations; ++Step)
+  const SearchOptions &Search = Jobs.options().Search;
+  bool BudgetSpent = false;
+  uint64_t First = Run.nextStep();
+  for (uint64_t Step = First; Step < Search.Iterations; ++Step) {
+    // The budget is checked between steps, after at least one of this invocation.
+    if (Search.TimeBudgetSeconds > 0 && Step > First &&
+        secondsSince(Started) >= Search.TimeBudgetSeconds) {
+      BudgetSpent = true;
+      break;
+    }
     if (llvm::Error E = Run.step(Step))
       return E;
+  }
   T.release();
   if (llvm::Error E = Run.finish())
     return E;
-  return Run.result();
+  TrainResult Result = Run.result();
+  Result.BudgetSpent = BudgetSpent;
+  return Result;
 }
 
 } // namespace mlgo

@@ -15,6 +15,7 @@
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,13 @@ struct TrainInputs {
 /// The Evolution Strategies search: where it starts, how long it runs, how it steps.
 struct SearchOptions {
   std::string Init = "initial"; ///< the start policy: a built-in name or a file
+  /// Iterations when only a time budget bounds the run.
+  static constexpr unsigned NoIterationLimit = std::numeric_limits<unsigned>::max();
   unsigned Iterations = 10;
+  /// Wall seconds after which no step starts: the one under way finishes, then the run
+  /// ends as after its last iteration. Counted from the start of this invocation (a
+  /// resumed run's budget starts anew); 0: none.
+  double TimeBudgetSeconds = 0;
   unsigned Perturbations = 4; ///< directions per step, each evaluated at +σ and -σ
   double Sigma = 0.05;
   double StepSize = 0.005;

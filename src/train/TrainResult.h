@@ -18,6 +18,8 @@ using JobSpeedups = std::vector<std::pair<std::string, std::optional<double>>>;
 
 struct TrainResult {
   unsigned Steps = 0;         ///< steps in the output (resumed ones included)
+  /// Whether SearchOptions::TimeBudgetSeconds ended the run before its iterations.
+  bool BudgetSpent = false;
   double InitialSpeedup = 0;  ///< the unperturbed policy's, at step 0
   double FinalSpeedup = 0;    ///< at the last step
   double BestSpeedup = 0;     ///< of every policy evaluated, perturbations included

@@ -6,6 +6,7 @@
 #include "RunDirectory.h"
 #include "policy/Policy.h"
 #include "support/Error.h"
+#include "support/Stopwatch.h"
 
 #include "llvm/ADT/StringSet.h"
 #include <chrono>
@@ -158,8 +159,7 @@ llvm::Expected<Json> validateBest(Evaluator &Eval, const Policy &Start,
       {"engine", engineName(Opts.Evaluation.Engine)},
       {"mode", validatesExactly(Opts) ? "exact" : "fast"},
       {"traces", std::move(Traces)},
-      {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - Began)
-                      .count()}};
+      {"seconds", secondsSince(Began)}};
   return Json{{"validation", std::move(Validation)}};
 }
 

@@ -3,7 +3,8 @@
 # a run killed with SIGKILL and resumed logs the same rewards as an uninterrupted one,
 # a compiler failure drops its pair, --report draws the curve, bad settings fail, the
 # search's shaping is recorded and must match on resume (older checkpoints: z-scores),
-# the shortlist holds the best distinct policies evaluated, each replaying to its speedup.
+# the shortlist holds the best distinct policies evaluated, each replaying to its speedup,
+# and a time budget ends a run between steps.
 source "$(dirname "$0")/lib.sh"
 
 source "$(dirname "$0")/tiny_program.sh"
@@ -185,6 +186,24 @@ run train "$work/m" --mcpu pentium-of-the-future
 check "an unknown CPU is bad input (2)" [ "$code" = 2 ]
 check "in one line saying how to list them" grep -qx \
   "mlgo-ra: error: --mcpu: 'pentium-of-the-future' is not a CPU that LLVM knows for .* ('--mcpu help' lists them)" <<<"$err"
+
+# A time budget: no step starts once it is spent (here at once), but one always runs;
+# without --iterations nothing else ends the run.
+run "$MLGO_RA" train --corpus "$work/subset" --trace "$work/app.bbtrace" --baseline "$work/app" \
+  -o "$work/budget" --perturbations 1 --sigma 0.5 --seed 7 -j 2 --time-budget 0.001
+check "a run with a spent time budget succeeds" [ "$code" = 0 ]
+check "after one step" [ "$(grep -c '^{"step"' "$work/budget/log.jsonl")" = 1 ]
+check "then validates" grep -q '^{"validation"' "$work/budget/log.jsonl"
+check "its step line names no last step" grep -q '^train: step 1: unperturbed' <<<"$out"
+check "its summary says the budget ended it" \
+  grep -q '^train: 1 steps in .* (the time budget is spent);' <<<"$out"
+run train "$work/budget-left" --time-budget 3600
+check "a budget not spent leaves the run to --iterations" \
+  [ "$code" = 0 -a "$(grep -c '^{"step"' "$work/budget-left/log.jsonl")" = 3 ]
+check "whose summary does not name the budget" \
+  grep -q '^train: 3 steps in [^ ]*; predicted' <<<"$out"
+run train "$work/t" --time-budget 0
+check "a budget of 0 is bad usage (2)" [ "$code" = 2 ]
 
 # Trace shards: every evaluation replays the same windows of the trace.
 run train "$work/s" --iterations 1 --sample 64/1024

@@ -2,8 +2,10 @@
 /// What train prints: a line per step, the summary of a run, and the lines of its
 /// validation record.
 #include "TrainReports.h"
+#include "TrainOptions.h"
 #include "TrainResult.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -29,15 +31,26 @@ std::string stepLine(const Json &Record, unsigned Iterations, double EtaSeconds)
                             J["name"].get<std::string>(), percent(J, "unperturbed_speedup"));
     PerJob += ")";
   }
+  std::string Of =
+      Iterations == SearchOptions::NoIterationLimit ? "" : fmt::format("/{}", Iterations);
   return fmt::format(
-      "step {}/{}: unperturbed {}{}, perturbations {} .. {}, best {}, {} failed{}, "
+      "step {}{}: unperturbed {}{}, perturbations {} .. {}, best {}, {} failed{}, "
       "{:.1f} s (compile {:.1f}, replay {:.1f}), eta {:.0f} s",
-      Record["step"].get<uint64_t>() + 1, Iterations, percent(Record, "unperturbed_speedup"),
+      Record["step"].get<uint64_t>() + 1, Of, percent(Record, "unperturbed_speedup"),
       PerJob, percent(Record, "reward_min"), percent(Record, "reward_max"),
       percent(Record, "best_speedup"), Record["failures"].get<unsigned>(),
       Record["skipped"].get<bool>() ? ", step skipped" : "", Record["seconds"].get<double>(),
       Record["compile_seconds"].get<double>(), Record["replay_seconds"].get<double>(),
       EtaSeconds);
+}
+
+double etaSeconds(double MeanStepSeconds, uint64_t StepsLeft,
+                  std::optional<double> BudgetLeftSeconds) {
+  double Steps = double(StepsLeft);
+  // A step starts while the budget lasts, so the last one may end past it.
+  if (BudgetLeftSeconds && MeanStepSeconds > 0)
+    Steps = std::min(Steps, std::ceil(std::max(0.0, *BudgetLeftSeconds) / MeanStepSeconds));
+  return Steps * MeanStepSeconds;
 }
 
 std::string validationText(const Json &Record) {
@@ -59,6 +72,7 @@ std::string validationText(const Json &Record) {
 
 Json summaryJson(const TrainResult &R, llvm::StringRef Output) {
   Json Summary = {{"steps", R.Steps},
+                  {"budget_spent", R.BudgetSpent},
                   {"initial_speedup", R.InitialSpeedup},
                   {"final_speedup", R.FinalSpeedup},
                   {"best_speedup", R.BestSpeedup},
@@ -81,9 +95,10 @@ Json summaryJson(const TrainResult &R, llvm::StringRef Output) {
 
 std::string summaryText(const TrainResult &R, llvm::StringRef Output) {
   std::string Text = fmt::format(
-      "train: {} steps in {}; predicted speedup over default: {:+.3f}% at step 0, "
+      "train: {} steps in {}{}; predicted speedup over default: {:+.3f}% at step 0, "
       "{:+.3f}% at the last step, best {:+.3f}% ({})\n",
-      R.Steps, Output.str(), 100 * R.InitialSpeedup, 100 * R.FinalSpeedup,
+      R.Steps, Output.str(), R.BudgetSpent ? " (the time budget is spent)" : "",
+      100 * R.InitialSpeedup, 100 * R.FinalSpeedup,
       100 * R.BestSpeedup, R.BestPolicy);
   if (!R.FinalJobSpeedups.empty()) {
     std::string PerJob;

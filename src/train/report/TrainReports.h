@@ -9,6 +9,8 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,8 +19,15 @@ namespace mlgo {
 struct TrainResult;
 
 /// A step's line: "step 3/10: unperturbed +0.120%, perturbations ... eta 40 s", from
-/// its log record, \p Iterations the run's steps and \p EtaSeconds the time left.
+/// its log record, \p Iterations the run's steps ("step 3:" without a limit,
+/// SearchOptions::NoIterationLimit) and \p EtaSeconds the time left.
 std::string stepLine(const Json &Record, unsigned Iterations, double EtaSeconds);
+
+/// The time a run has left after \p StepsLeft more steps of \p MeanStepSeconds each; with
+/// a time budget, \p BudgetLeftSeconds of it left, only the steps that start before it
+/// runs out.
+double etaSeconds(double MeanStepSeconds, uint64_t StepsLeft,
+                  std::optional<double> BudgetLeftSeconds);
 
 /// The summary of a run into \p Output, "train: "-prefixed lines: its predicted
 /// speedups, per job, the shortlist, the validation and the native measurement.
