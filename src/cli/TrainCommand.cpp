@@ -185,8 +185,10 @@ int train(TrainFlags &F) {
     if (Search.TimeBudgetSeconds > 0)
       BudgetLeft = Search.TimeBudgetSeconds - secondsSince(Started);
     double Left = etaSeconds(Elapsed / Done, Search.Iterations - Step - 1, BudgetLeft);
-    (F.Json ? llvm::errs() : llvm::outs())
-        << "train: " << stepLine(Record, Search.Iterations, Left) << "\n";
+    // Flushed: a log file that a person follows shows each step as it ends.
+    ((F.Json ? llvm::errs() : llvm::outs())
+     << "train: " << stepLine(Record, Search.Iterations, Left) << "\n")
+        .flush();
   };
   F.Options.Run.ReportError = reportStageError;
   auto R = runTrain(F.Options);
