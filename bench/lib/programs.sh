@@ -50,6 +50,13 @@ step() { # step WHAT CMD...: runs CMD with its output in the log; on failure sho
   "$@" >>"$log" 2>&1 || { say "failed: $what (see $log)"; tail -5 "$log" >&2; exit 1; }
 }
 
+step_to() { # step_to FILE WHAT CMD...: the same, CMD's standard output into FILE
+  local file=$1 what=$2
+  shift 2
+  echo "== $what: $*" >>"$log"
+  "$@" >"$file" 2>>"$log" || { say "failed: $what (see $log)"; tail -5 "$log" >&2; exit 1; }
+}
+
 # locate NAME: sets dir, target, binary and link (the link command) of a built program;
 # of an arena program, also inputs (where its runs start), run (its training run's
 # arguments) and run_env.
