@@ -176,14 +176,14 @@ int train(TrainFlags &F) {
     Search.Iterations = SearchOptions::NoIterationLimit;
   double Elapsed = 0;
   unsigned Done = 0;
-  auto Started = std::chrono::steady_clock::now();
+  F.Options.Run.Started = std::chrono::steady_clock::now(); // the time budget's start
   F.Options.Run.OnStep = [&](const Json &Record) {
     Elapsed += Record["seconds"].get<double>();
     ++Done;
     uint64_t Step = Record["step"].get<uint64_t>();
     std::optional<double> BudgetLeft;
     if (Search.TimeBudgetSeconds > 0)
-      BudgetLeft = Search.TimeBudgetSeconds - secondsSince(Started);
+      BudgetLeft = Search.TimeBudgetSeconds - secondsSince(F.Options.Run.Started);
     double Left = etaSeconds(Elapsed / Done, Search.Iterations - Step - 1, BudgetLeft);
     // Flushed: a log file that a person follows shows each step as it ends.
     ((F.Json ? llvm::errs() : llvm::outs())

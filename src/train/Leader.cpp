@@ -250,7 +250,6 @@ TrainResult LeadingRun::result() const {
 } // namespace
 
 llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
-  auto Started = std::chrono::steady_clock::now(); // the time budget counts from here
   auto Start = loadStartPolicy(Jobs.options().Search.Init);
   if (!Start)
     return Start.takeError();
@@ -267,7 +266,7 @@ llvm::Expected<TrainResult> lead(Team &T, JobSet &Jobs) {
   for (uint64_t Step = First; Step < Search.Iterations; ++Step) {
     // The budget is checked between steps, after at least one of this invocation.
     if (Search.TimeBudgetSeconds > 0 && Step > First &&
-        secondsSince(Started) >= Search.TimeBudgetSeconds) {
+        secondsSince(Jobs.options().Run.Started) >= Search.TimeBudgetSeconds) {
       BudgetSpent = true;
       break;
     }

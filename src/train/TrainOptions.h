@@ -13,6 +13,7 @@
 #include "support/Json.h"
 
 #include "llvm/Support/Error.h"
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -40,8 +41,8 @@ struct SearchOptions {
   static constexpr unsigned NoIterationLimit = std::numeric_limits<unsigned>::max();
   unsigned Iterations = 10;
   /// Wall seconds after which no step starts: the one under way finishes, then the run
-  /// ends as after its last iteration. Counted from the start of this invocation (a
-  /// resumed run's budget starts anew); 0: none.
+  /// ends as after its last iteration. Counted from RunOptions::Started (a resumed
+  /// run's budget starts anew); 0: none.
   double TimeBudgetSeconds = 0;
   unsigned Perturbations = 4; ///< directions per step, each evaluated at +σ and -σ
   double Sigma = 0.05;
@@ -83,6 +84,8 @@ struct EvaluationOptions {
 struct RunOptions {
   std::string Output;
   bool Resume = false;
+  /// When this invocation began: SearchOptions::TimeBudgetSeconds counts from here.
+  std::chrono::steady_clock::time_point Started = std::chrono::steady_clock::now();
   /// Train on the ranks of an MPI job (mpirun); rank 0 leads.
   bool Mpi = false;
   /// Prints an error and returns the exit code, before an MPI job is aborted.
