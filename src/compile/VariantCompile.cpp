@@ -8,6 +8,7 @@
 #include "support/OutputFile.h"
 #include "support/ParallelWork.h"
 #include "support/Progress.h"
+#include "support/Stopwatch.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Object/ObjectFile.h"
@@ -209,8 +210,7 @@ llvm::Expected<VariantResult> compileVariant(const Policy &P, const VariantPlan 
     Result.Decisions += M.Decisions;
     Result.Reused += M.Reused;
   }
-  Result.Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  Result.Seconds = secondsSince(Start);
   if (llvm::Error E = writeJsonFile(Temporary + "/" + VariantDescriptionFile, Result.toJSON()))
     return Discard(std::move(E));
   if (llvm::Error E = clearOutput(Output))

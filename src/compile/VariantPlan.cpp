@@ -9,6 +9,7 @@
 #include "support/Error.h"
 #include "support/ParallelWork.h"
 #include "support/Progress.h"
+#include "support/Stopwatch.h"
 #include "support/Warning.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -141,8 +142,7 @@ llvm::Expected<VariantPlan> planVariant(llvm::StringRef CorpusDirectory,
       }))
     return E;
   Bar.finish();
-  Plan.Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  Plan.Seconds = secondsSince(Start);
   return Plan;
 }
 

@@ -10,6 +10,7 @@
 #include "support/OutputFile.h"
 #include "support/Progress.h"
 #include "support/SafePath.h"
+#include "support/Stopwatch.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Parallel.h"
@@ -234,8 +235,7 @@ llvm::Expected<ExtractCorpusResult> runExtractCorpus(const ExtractCorpusOptions 
   if (llvm::Error E = writeCorpusDescription(Out))
     return E;
   Output.keep();
-  Result.Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  Result.Seconds = secondsSince(Start);
   return Result;
 }
 

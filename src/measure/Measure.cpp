@@ -1,6 +1,7 @@
 #include "Measure.h"
 #include "Units.h"
 #include "support/Error.h"
+#include "support/Stopwatch.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -111,9 +112,7 @@ llvm::Expected<std::unique_ptr<Units>> checkedUnits(const MeasureOptions &Opts,
 
 llvm::Expected<Measurement> measure(const MeasureOptions &Opts) {
   auto Start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
-  };
+  auto elapsed = [&] { return secondsSince(Start); };
   if (!(Opts.Precision > 0))
     return inputError("--precision", "must be a positive number of points");
   if (!(Opts.TimeBudget > 0))

@@ -4,6 +4,7 @@
 
 #include "SegmentTrace.h"
 #include "Trace.h"
+#include "support/Stopwatch.h"
 
 #include "llvm/Support/FileSystem.h"
 #include <chrono>
@@ -18,8 +19,7 @@ inline WrittenTrace describeWrittenTrace(const SegmentTraceWriter &Writer,
   W.Instructions = Writer.instructions();
   W.Events = Writer.events();
   llvm::sys::fs::file_size(Path, W.Bytes);
-  W.Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  W.Seconds = secondsSince(Start);
   return W;
 }
 

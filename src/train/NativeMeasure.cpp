@@ -7,6 +7,7 @@
 #include "support/InputFile.h"
 #include "support/OutputFile.h"
 #include "support/ShellWords.h"
+#include "support/Stopwatch.h"
 #include "support/WaitStatus.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -124,8 +125,7 @@ llvm::Expected<Json> measureNatively(const NativeMeasureOptions &Opts,
     for (const Build &Built : Builds)
       if (B["name"] == Built.Name)
         B["policy"] = Built.Policy;
-  Record["seconds"] =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  Record["seconds"] = secondsSince(Start);
   Json Native = {{"run", Opts.Run}};
   Native.update(Record);
   return Json{{"native", std::move(Native)}};
