@@ -6,7 +6,8 @@
 ///              a few tenths of a percent on a shared machine; needs a main that can be
 ///              called again and returns (PairedHarness.c);
 ///   processes  every run a process of its own, interleaved baseline, candidate,
-///              baseline; timed by CPU seconds or by a figure the program prints.
+///              baseline; timed by CPU seconds or by a figure the program prints; each
+///              round from fresh copies of the executables (ProcessesMode.cpp: why).
 /// Rounds go on until every candidate's interval is narrower than the precision asked
 /// for, or the time budget is spent. Auto mode measures paired where every build is a
 /// directory and the link command is given, and as processes where a build is an

@@ -8,19 +8,54 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <regex>
+#include <unistd.h>
 
 namespace mlgo {
 namespace {
 
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readExecutable(const std::string &Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return inputError(Path, "cannot read it: {}", Buffer.getError().message());
+  return std::move(*Buffer);
+}
+
+/// Writes \p Bytes to a new executable file at \p Path in one write, so that its pages
+/// are new ones.
+llvm::Error writeExecutable(const std::string &Path, llvm::StringRef Bytes) {
+  int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+  if (Fd < 0)
+    return stageError("cannot write {}: {}", Path, std::strerror(errno));
+  size_t Done = 0;
+  while (Done < Bytes.size()) {
+    ssize_t N = ::write(Fd, Bytes.data() + Done, Bytes.size() - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      int Errno = N < 0 ? errno : ENOSPC;
+      ::close(Fd);
+      return stageError("cannot write {}: {}", Path, std::strerror(Errno));
+    }
+    Done += static_cast<size_t>(N);
+  }
+  if (::close(Fd) != 0)
+    return stageError("cannot write {}: {}", Path, std::strerror(errno));
+  return llvm::Error::success();
+}
+
 class ProcessesUnits : public Units {
 public:
   ProcessesUnits(const MeasureOptions &Opts, std::vector<Contestant> Contestants,
-                 std::vector<std::string> Programs, std::string Scratch, std::regex Metric,
-                 std::mt19937_64 &Random)
-      : Opts(Opts), Contestants(std::move(Contestants)), Programs(std::move(Programs)),
+                 std::vector<std::unique_ptr<llvm::MemoryBuffer>> Images, std::string Scratch,
+                 std::regex Metric, std::mt19937_64 &Random)
+      : Opts(Opts), Contestants(std::move(Contestants)), Images(std::move(Images)),
         Scratch(std::move(Scratch)), Metric(std::move(Metric)), Random(Random) {}
 
   std::string metric() const override {
@@ -30,6 +65,8 @@ public:
   }
 
   llvm::Error check(bool CompareOutputs) override {
+    if (llvm::Error E = copyPrograms())
+      return E;
     std::vector<std::string> Outputs;
     for (size_t B = 0; B < Contestants.size(); ++B) {
       Outputs.push_back(fmt::format("{}/check-{}.out", Scratch, B));
@@ -40,6 +77,8 @@ public:
   }
 
   llvm::Expected<UnitSample> run(unsigned) override {
+    if (llvm::Error E = copyPrograms())
+      return E;
     std::vector<size_t> Order;
     for (size_t B = 1; B < Contestants.size(); ++B)
       Order.push_back(B);
@@ -71,6 +110,31 @@ public:
   }
 
 private:
+  /// Writes every contestant's program anew, in a shuffled order, before the last
+  /// round's copies are removed. Where a file's pages land in memory moves its speed:
+  /// on a shared virtual machine, identical copies of one executable measured up to 7%
+  /// apart for a whole call. A file removed and written again gets the same pages back,
+  /// so each round writes into pages the last round still holds, and contestants trade
+  /// the places the pages freed before were at. That makes placement a round's noise,
+  /// which the interval shows, instead of a bias it hides.
+  llvm::Error copyPrograms() {
+    std::vector<size_t> Order(Images.size());
+    for (size_t B = 0; B < Order.size(); ++B)
+      Order[B] = B;
+    std::shuffle(Order.begin(), Order.end(), Random);
+    std::vector<std::string> Last = std::move(Programs);
+    Programs.assign(Images.size(), "");
+    Generation ^= 1;
+    for (size_t B : Order) {
+      Programs[B] = fmt::format("{}/program{:02}.{}", Scratch, B, Generation);
+      if (llvm::Error E = writeExecutable(Programs[B], Images[B]->getBuffer()))
+        return E;
+    }
+    for (const std::string &Path : Last)
+      llvm::sys::fs::remove(Path);
+    return llvm::Error::success();
+  }
+
   /// Runs contestant \p B once with its standard output into \p Stdout; returns its
   /// value.
   llvm::Expected<double> runOnce(size_t B, const std::string &Stdout) {
@@ -108,7 +172,10 @@ private:
 
   const MeasureOptions &Opts;
   std::vector<Contestant> Contestants;
+  /// Each contestant's executable, read once, and where this round's copy of it runs.
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> Images;
   std::vector<std::string> Programs;
+  unsigned Generation = 0;
   std::string Scratch;
   std::regex Metric;
   std::mt19937_64 &Random;
@@ -129,12 +196,15 @@ processesUnits(const MeasureOptions &Opts, const std::vector<Contestant> &Contes
     }
   }
   // Directories are linked by the link command, run in the directory, into Scratch.
-  std::vector<std::string> Programs;
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> Images;
   std::optional<LinkCommand> Link;
   for (size_t B = 0; B < Contestants.size(); ++B) {
     const Contestant &C = Contestants[B];
     if (!C.Directory) {
-      Programs.push_back(C.Path);
+      auto Image = readExecutable(C.Path);
+      if (!Image)
+        return Image.takeError();
+      Images.push_back(std::move(*Image));
       continue;
     }
     if (!Link) {
@@ -143,16 +213,19 @@ processesUnits(const MeasureOptions &Opts, const std::vector<Contestant> &Contes
         return Parsed.takeError();
       Link = std::move(*Parsed);
     }
-    Programs.push_back(fmt::format("{}/program{}", Scratch, B));
-    std::string Stderr = Scratch + "/link.err";
-    auto Ran = runTimed({Link->with(Link->objects(), Programs.back()), C.Path, "", "", Stderr});
+    std::string Linked = Scratch + "/linked", Stderr = Scratch + "/link.err";
+    auto Ran = runTimed({Link->with(Link->objects(), Linked), C.Path, "", "", Stderr});
     if (!Ran)
       return Ran.takeError();
     if (Ran->Status != 0)
       return inputError(C.Path, "the link command {}: {}", describeWaitStatus(Ran->Status),
                         firstLineOf(Stderr));
+    auto Image = readExecutable(Linked);
+    if (!Image)
+      return Image.takeError();
+    Images.push_back(std::move(*Image));
   }
-  return std::make_unique<ProcessesUnits>(Opts, Contestants, std::move(Programs), Scratch,
+  return std::make_unique<ProcessesUnits>(Opts, Contestants, std::move(Images), Scratch,
                                           std::move(Metric), Random);
 }
 

@@ -2,9 +2,10 @@
 # mlgo-ra measure on real builds of the bundled crypto example: a byte-identical copy of
 # the baseline measured within noise, a build with a known extra cost (sha256.c at -O0)
 # measured slower, in paired mode (one process) and in processes mode (CPU seconds, and
-# the time the example prints with --metric); a main that calls exit() measured as
-# processes in auto mode, refused in paired mode; bad builds fail in one line with exit 2;
-# an interrupt leaves no process and no scratch directory behind.
+# the time the example prints with --metric), each round from fresh copies of the
+# executables; a main that calls exit() measured as processes in auto mode, refused in
+# paired mode; bad builds fail in one line with exit 2; an interrupt leaves no process
+# and no scratch directory behind.
 source "$(dirname "$0")/lib.sh"
 
 modules="main chacha20 sha256 crc32"
@@ -60,6 +61,29 @@ check "  sha256 at -O0 slower" [ "$(field slow verdict)" = slower ]
 check "  --fail-if-slower 5 exits 1" [ "$code" = 1 ]
 check "    naming the build" grep -q "^mlgo-ra: slow is measured slower than the baseline by more than --fail-if-slower 5%" <<<"$err"
 check "  --markdown writes the table" grep -q "^| slow | -[0-9.]*% | \[" "$work/m.md"
+
+# Each round runs fresh copies: a program that logs the file it runs from (its inode)
+# ran from files other than the one given, and from more than one per build.
+cat >"$work/whoami.c" <<'C'
+#include <stdio.h>
+#include <sys/stat.h>
+int main(int argc, char **argv) {
+  struct stat S;
+  FILE *Log = argc > 1 ? fopen(argv[1], "a") : NULL;
+  if (!Log || stat("/proc/self/exe", &S) != 0)
+    return 2;
+  fprintf(Log, "%lu\n", (unsigned long)S.st_ino);
+  return fclose(Log) != 0;
+}
+C
+"$CLANG" -O2 "$work/whoami.c" -o "$work/whoami" || exit 1
+run "$MLGO_RA" measure --baseline "$work/whoami" --candidate "$work/whoami" --time-budget 1 \
+  -- "$work/whoami.log"
+check "processes mode runs fresh copies: measured" [ "$code" = 0 ]
+given=$(stat -c %i "$work/whoami")
+check "  never the file given" bash -c "! grep -qx '$given' '$work/whoami.log'"
+check "  from more files than the 3 builds (baseline, control, candidate)" \
+  [ "$(sort -u "$work/whoami.log" | wc -l)" -gt 3 ]
 
 bad() { # bad DESCRIPTION MESSAGE-REGEX ARGS...: measure fails with exit 2 and one line
   local what=$1 message=$2
