@@ -110,13 +110,13 @@ public:
   }
 
 private:
-  /// Writes every contestant's program anew, in a shuffled order, before the last
-  /// round's copies are removed. Where a file's pages land in memory moves its speed:
-  /// on a shared virtual machine, identical copies of one executable measured up to 7%
-  /// apart for a whole call. A file removed and written again gets the same pages back,
-  /// so each round writes into pages the last round still holds, and contestants trade
-  /// the places the pages freed before were at. That makes placement a round's noise,
-  /// which the interval shows, instead of a bias it hides.
+  /// Writes every contestant's program anew, in a shuffled order, before it removes the
+  /// last round's copies. Where a file's pages sit in physical memory moves its speed:
+  /// on a shared virtual machine, identical copies of one executable measured up to 37%
+  /// apart for the whole of a call (docs/measure.md). A file removed and written again
+  /// gets its pages back, so the copies are written while the last round's still hold
+  /// theirs, in a new order: builds trade places round by round. Placement is then a
+  /// round's noise, which the interval shows, and not a bias it hides.
   llvm::Error copyPrograms() {
     std::vector<size_t> Order(Images.size());
     for (size_t B = 0; B < Order.size(); ++B)
