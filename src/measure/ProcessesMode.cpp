@@ -3,57 +3,43 @@
 #include "Units.h"
 #include "stats/Statistics.h"
 #include "support/Error.h"
+#include "support/InputFile.h"
+#include "support/OutputFile.h"
 #include "support/WaitStatus.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <regex>
-#include <unistd.h>
 
 namespace mlgo {
 namespace {
 
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readExecutable(const std::string &Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+/// The bytes of the executable \p Path, copied: a mapping would follow the file if it
+/// were written again while measure runs.
+llvm::Expected<std::string> readExecutable(const std::string &Path) {
+  auto Buffer = readRegularFile(Path);
   if (!Buffer)
-    return inputError(Path, "cannot read it: {}", Buffer.getError().message());
-  return std::move(*Buffer);
+    return Buffer.takeError();
+  return (*Buffer)->getBuffer().str();
 }
 
-/// Writes \p Bytes to a new executable file at \p Path in one write, so that its pages
-/// are new ones.
+/// Writes \p Bytes to a new executable file at \p Path, so that its pages are new ones.
 llvm::Error writeExecutable(const std::string &Path, llvm::StringRef Bytes) {
-  int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-  if (Fd < 0)
-    return stageError("cannot write {}: {}", Path, std::strerror(errno));
-  size_t Done = 0;
-  while (Done < Bytes.size()) {
-    ssize_t N = ::write(Fd, Bytes.data() + Done, Bytes.size() - Done);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0) {
-      int Errno = N < 0 ? errno : ENOSPC;
-      ::close(Fd);
-      return stageError("cannot write {}: {}", Path, std::strerror(Errno));
-    }
-    Done += static_cast<size_t>(N);
-  }
-  if (::close(Fd) != 0)
-    return stageError("cannot write {}: {}", Path, std::strerror(errno));
+  if (llvm::Error E = writeFileAtomically(Path, Bytes))
+    return E;
+  if (std::error_code EC = llvm::sys::fs::setPermissions(
+          Path, llvm::sys::fs::perms(0755)))
+    return stageError("cannot make {} executable: {}", Path, EC.message());
   return llvm::Error::success();
 }
 
 class ProcessesUnits : public Units {
 public:
   ProcessesUnits(const MeasureOptions &Opts, std::vector<Contestant> Contestants,
-                 std::vector<std::unique_ptr<llvm::MemoryBuffer>> Images, std::string Scratch,
+                 std::vector<std::string> Images, std::string Scratch,
                  std::regex Metric, std::mt19937_64 &Random)
       : Opts(Opts), Contestants(std::move(Contestants)), Images(std::move(Images)),
         Scratch(std::move(Scratch)), Metric(std::move(Metric)), Random(Random) {}
@@ -127,7 +113,7 @@ private:
     Generation ^= 1;
     for (size_t B : Order) {
       Programs[B] = fmt::format("{}/program{:02}.{}", Scratch, B, Generation);
-      if (llvm::Error E = writeExecutable(Programs[B], Images[B]->getBuffer()))
+      if (llvm::Error E = writeExecutable(Programs[B], Images[B]))
         return E;
     }
     for (const std::string &Path : Last)
@@ -173,7 +159,7 @@ private:
   const MeasureOptions &Opts;
   std::vector<Contestant> Contestants;
   /// Each contestant's executable, read once, and where this round's copy of it runs.
-  std::vector<std::unique_ptr<llvm::MemoryBuffer>> Images;
+  std::vector<std::string> Images;
   std::vector<std::string> Programs;
   unsigned Generation = 0;
   std::string Scratch;
@@ -196,7 +182,7 @@ processesUnits(const MeasureOptions &Opts, const std::vector<Contestant> &Contes
     }
   }
   // Directories are linked by the link command, run in the directory, into Scratch.
-  std::vector<std::unique_ptr<llvm::MemoryBuffer>> Images;
+  std::vector<std::string> Images;
   std::optional<LinkCommand> Link;
   for (size_t B = 0; B < Contestants.size(); ++B) {
     const Contestant &C = Contestants[B];
