@@ -57,9 +57,14 @@ mpirun --oversubscribe -np 3 "$MLGO_RA" train --mpi --corpus "$work/subset" \
   "${search[@]}" >"$work/killed.out" 2>&1 &
 job=$!
 for _ in $(seq 600); do [ -e "$work/killed/checkpoint.json" ] && break; sleep 0.1; done
+# rank_of PID: the MPI rank in PID's environment, if any.
+rank_of() { tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | sed -n 's/^OMPI_COMM_WORLD_RANK=//p'; }
+# A rank forks to run the compiler, and until the child execs, it has the rank's command
+# line and environment: the victim is the process with rank 2 whose parent has no rank.
 victim=
 for pid in $(pgrep -f "mlgo-ra train --mpi .* -o $work/killed "); do
-  tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=2' && victim=$pid
+  parent=$(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null)
+  [ "$(rank_of "$pid")" = 2 ] && [ -n "$parent" ] && [ -z "$(rank_of "$parent")" ] && victim=$pid
 done
 check "rank 2 was found running" [ -n "$victim" ]
 kill -9 "$victim" 2>/dev/null
