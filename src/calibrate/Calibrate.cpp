@@ -1,6 +1,7 @@
 /// \file
 /// From loop timings to a core profile.
 #include "Calibrate.h"
+#include "Clock.h"
 #include "FetchLoops.h"
 #include "HostCpu.h"
 #include "StoreLoadLoops.h"
@@ -137,11 +138,10 @@ llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings) {
     FetchIndex.push_back(Timer.add(F.Body, Passes));
   Timer.run(Settings.Runs);
 
-  // Two multiplies of 3 cycles an iteration.
   double Seconds = Timer.fastest(Clock);
   if (!(Seconds > 0))
     return stageError("calibrate: the clock loop took no measurable CPU time");
-  C.ClockGHz = double(Settings.Iterations) * 6 / Seconds * 1e-9;
+  C.ClockGHz = double(Settings.Iterations) * MultiplyChainCycles / Seconds * 1e-9;
   for (size_t I = 0; I < Loops.size(); ++I) {
     C.Loops.push_back(Loops[I].Loop);
     C.Loops.back().Cycles =

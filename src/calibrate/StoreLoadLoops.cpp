@@ -30,25 +30,6 @@ namespace {
 
 } // namespace
 
-LoopBody multiplyChain() {
-#if defined(__x86_64__)
-  return [](uint64_t Left) {
-    long X = 3;
-    __asm__ volatile(".p2align 6\n"
-                     "1:\n\t"
-                     "imul %0, %0\n\t"
-                     "imul %0, %0\n\t"
-                     "sub $1, %1\n\t"
-                     "jnz 1b"
-                     : "+r"(X), "+r"(Left)
-                     :
-                     : "cc");
-  };
-#else
-  return nullptr;
-#endif
-}
-
 std::vector<StoreLoadLoop> storeLoadLoops() {
   std::vector<StoreLoadLoop> Loops;
 #if defined(__x86_64__)

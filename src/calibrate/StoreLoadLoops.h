@@ -11,10 +11,6 @@
 
 namespace mlgo {
 
-/// A chain of two dependent 64-bit multiplies, 6 cycles an iteration: the clock.
-/// Null on a host that is not x86-64.
-LoopBody multiplyChain();
-
 /// A store-and-load loop: what it is (LoopCycles::Cycles left 0 for the caller to
 /// fill) and its body, an iteration a count.
 struct StoreLoadLoop {

@@ -43,6 +43,8 @@ struct ReplayFlags {
   std::string CoreProfile = "auto"; ///< --core-profile
   bool Fast = false;
   std::optional<double> FailIfSlower;
+  /// --native-cycles: the baseline's native run, for the whole run's speedup.
+  std::optional<double> NativeCycles;
   size_t Top = 10;
   bool Json = false;
   std::string Markdown; ///< where to write the Markdown report; empty: nowhere
@@ -113,7 +115,12 @@ int replayOne(const ReplayFlags &F, ReplayContext &Context) {
   if (llvm::Error E = writeMarkdown(F, resultMarkdown(*R, F.Options.Trace, F.Top)))
     return reportError(std::move(E));
   if (F.Json) {
-    auto Text = serializeJson(R->toJSON(), "stdout");
+    Json Out = R->toJSON();
+    if (F.NativeCycles)
+      Out["whole_run"] = {{"native_cycles", *F.NativeCycles},
+                          {"modeled_share", WholeRun{*F.NativeCycles}.modeledShare(
+                                                double(R->Cycles))}};
+    auto Text = serializeJson(Out, "stdout");
     if (!Text)
       return reportError(Text.takeError());
     llvm::outs() << *Text << "\n";
@@ -125,6 +132,11 @@ int replayOne(const ReplayFlags &F, ReplayContext &Context) {
                               F.Options.Trace, R->Code, R->CPU, R->Triple, R->Cycles,
                               R->Instructions, R->ipc(), describeModeled(*R),
                               describeMode(*R));
+  if (F.NativeCycles)
+    llvm::outs() << fmt::format("  whole run  {:.4g} cycles natively: the engine models "
+                                "{:.1f}% of them\n",
+                                *F.NativeCycles,
+                                100 * WholeRun{*F.NativeCycles}.modeledShare(double(R->Cycles)));
   printMismatches(*R, "the variant");
   llvm::outs() << "  cycles by function:\n";
   for (size_t I = 0; I < R->Functions.size() && I < F.Top; ++I) {
@@ -136,13 +148,27 @@ int replayOne(const ReplayFlags &F, ReplayContext &Context) {
   return Success;
 }
 
+/// With --native-cycles, the whole run's predicted speedup and the share the engine models.
+std::string wholeRunLine(const ReplayComparison &C) {
+  if (!C.Run)
+    return "";
+  return fmt::format("  whole run  predicted speedup {:+.3f}% (the engine models {:.1f}% of "
+                     "the baseline's {:.4g} native cycles)\n",
+                     100 * C.runSpeedup(),
+                     100 * C.Run->modeledShare(double(C.Baseline.Cycles)),
+                     C.Run->NativeCycles);
+}
+
 int compare(const ReplayFlags &F, ReplayContext &Context) {
   auto C = Context.compare(F.Baseline, F.Candidate);
   if (!C)
     return reportError(C.takeError());
   C->Baseline.Code = F.shown(C->Baseline.Code);
   C->Candidate.Code = F.shown(C->Candidate.Code);
-  double Percent = 100 * C->speedup();
+  if (F.NativeCycles)
+    C->Run = WholeRun{*F.NativeCycles};
+  // The check is on the whole run's speedup where the native run is known.
+  double Percent = 100 * C->runSpeedup();
   bool Regressed = F.FailIfSlower && -Percent > *F.FailIfSlower;
   Verdict V{F.FailIfSlower, Regressed, Regressed ? Failure : Success};
   if (llvm::Error E = writeMarkdown(F, comparisonMarkdown(*C, V, F.Options.Trace, F.Top)))
@@ -160,16 +186,17 @@ int compare(const ReplayFlags &F, ReplayContext &Context) {
     llvm::outs() << fmt::format(
         "replay of {} ({}, {})\n  baseline   {}: {} cycles, IPC {:.3f}\n"
         "  candidate  {}: {} cycles, IPC {:.3f}\n  modeled    {}\n  mode       {}\n"
-        "  predicted speedup {:+.3f}%{} ({})\n",
+        "  predicted speedup {:+.3f}%{} ({})\n{}",
         F.Options.Trace, C->Baseline.CPU, C->Baseline.Triple, C->Baseline.Code,
         C->Baseline.Cycles, C->Baseline.ipc(), C->Candidate.Code, C->Candidate.Cycles,
         C->Candidate.ipc(), describeModeled(C->Candidate), describeMode(C->Candidate),
-        Percent,
+        100 * C->speedup(),
         C->Candidate.Sampling.empty()
             ? ""
             : fmt::format(" ± {:.3f} (one standard error of the trace shard)",
                           100 * C->speedupError()),
-        Percent > 0 ? "candidate faster" : Percent < 0 ? "candidate slower" : "no change");
+        Percent > 0 ? "candidate faster" : Percent < 0 ? "candidate slower" : "no change",
+        wholeRunLine(*C));
     printMismatches(C->Candidate, "the candidate");
     llvm::outs() << fmt::format("  {:>14}  {:>14}  {:>12}  function (largest change first)\n",
                                 "baseline", "candidate", "delta");
@@ -184,9 +211,10 @@ int compare(const ReplayFlags &F, ReplayContext &Context) {
                    << explainText(*C->Explanations, "  ");
   }
   if (Regressed) {
-    llvm::errs() << fmt::format("mlgo-ra: the candidate is predicted {:.3f}% slower, more "
-                                "than --fail-if-slower {}%\n",
-                                -Percent, *F.FailIfSlower);
+    llvm::errs() << fmt::format("mlgo-ra: the candidate is predicted {:.3f}% slower{}, "
+                                "more than --fail-if-slower {}%\n",
+                                -Percent, C->Run ? " over the whole run" : "",
+                                *F.FailIfSlower);
     return Failure;
   }
   return Success;
@@ -339,9 +367,16 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
                   "Threads simulating the chunks of an exact replay or the spans where code "
                   "differs, and compiles run at once for --corpus (default: one per core)")
       ->check(wholeNumber());
+  Cmd->add_option("--native-cycles", Flags->NativeCycles,
+                  "The cycles a native run of the baseline takes (measure's "
+                  "baseline_cycles, of the run the trace recorded): the engine models a "
+                  "share of them (loads that hit L1, code that is fetched), and the speedup "
+                  "of the whole run is predicted too, the cycles it does not model taken "
+                  "as the same for every variant; --fail-if-slower then checks that one")
+      ->check(finiteNumber(0, true));
   Cmd->add_option("--fail-if-slower", Flags->FailIfSlower,
                   "Exit 1 if the candidate is predicted slower than the baseline by more "
-                  "than PCT percent")
+                  "than PCT percent (of the whole run with --native-cycles)")
       ->needs(Candidate)
       ->check(finiteNumber(0));
   Cmd->add_option("--top", Flags->Top, "How many functions to list")

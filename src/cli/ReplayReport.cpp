@@ -113,10 +113,12 @@ std::string mismatchLines(const ReplayResult &R, llvm::StringRef Role) {
 }
 
 std::string verdictLine(const ReplayComparison &C, const Verdict &V) {
-  double Percent = 100 * C.speedup();
+  double Percent = 100 * C.runSpeedup();
   std::string Change = Percent < 0   ? fmt::format("{:.3f}% slower", -Percent)
                        : Percent > 0 ? fmt::format("{:.3f}% faster", Percent)
                                      : "neither faster nor slower";
+  if (C.Run)
+    Change += " over the whole run";
   if (!V.FailIfSlower)
     return fmt::format("**Verdict: no check** (no `--fail-if-slower`): the candidate is "
                        "predicted {} (exit code {}).",
@@ -156,9 +158,14 @@ std::string comparisonMarkdown(const ReplayComparison &C, const Verdict &V,
       "## mlgo-ra replay: predicted speedup {:+.3f}%{}\n\n{}\n\n| | |\n|---|---|\n"
       "| baseline | {}: {} cycles, IPC {:.3f} |\n| candidate | {}: {} cycles, IPC {:.3f} |\n"
       "| predicted speedup | {:+.3f}%{} |\n",
-      100 * C.speedup(), V.FailIfSlower ? (V.Regressed ? " (fail)" : " (pass)") : "",
+      100 * C.runSpeedup(), V.FailIfSlower ? (V.Regressed ? " (fail)" : " (pass)") : "",
       verdictLine(C, V), codeSpan(B.Code), B.Cycles, B.ipc(), codeSpan(Cand.Code),
       Cand.Cycles, Cand.ipc(), 100 * C.speedup(), Error);
+  if (C.Run)
+    Out += fmt::format("| predicted speedup of the whole run | {:+.3f}% (the engine models "
+                       "{:.1f}% of the baseline's {:.4g} native cycles) |\n",
+                       100 * C.runSpeedup(),
+                       100 * C.Run->modeledShare(double(B.Cycles)), C.Run->NativeCycles);
   Out += setupRows(Cand, Trace);
   Out += mismatchLines(Cand, "the candidate");
   Out += "\n### Functions that changed most\n\n| function | baseline cycles | candidate "

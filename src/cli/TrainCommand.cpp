@@ -72,6 +72,9 @@ llvm::Error parseJobs(TrainFlags &F) {
     if (!Value->empty())
       return inputError(Name, "cannot be given with --job or --job-file (give the program "
                               "as a job)");
+  if (In.NativeCycles)
+    return inputError("--native-cycles", "cannot be given with --job or --job-file (give "
+                                         "each job's)");
   if (!F.JobFile.empty()) {
     auto Read = readJobFile(F.JobFile);
     if (!Read)
@@ -85,13 +88,22 @@ llvm::Error parseJobs(TrainFlags &F) {
       Name = Rest.substr(0, Equals);
       Rest = Rest.substr(Equals + 1);
     }
-    llvm::SmallVector<llvm::StringRef, 3> Parts;
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
     Rest.split(Parts, ',');
-    if (Parts.size() != 3 || llvm::any_of(Parts, [](llvm::StringRef P) { return P.empty(); }) ||
-        (Equals < Comma && Name.empty()))
-      return inputError("--job", "'{}' is not [NAME=]CORPUS,TRACE,BINARY", Given);
+    double Native = 0;
+    if (Parts.size() < 3 || Parts.size() > 4 ||
+        llvm::any_of(Parts, [](llvm::StringRef P) { return P.empty(); }) ||
+        (Equals < Comma && Name.empty()) ||
+        (Parts.size() == 4 && Parts[3].getAsDouble(Native)))
+      return inputError("--job", "'{}' is not [NAME=]CORPUS,TRACE,BINARY[,NATIVE_CYCLES]",
+                        Given);
     In.Programs.push_back(
         namedProgram(Name.str(), Parts[0].str(), Parts[1].str(), Parts[2].str()));
+    if (Parts.size() == 4) {
+      if (llvm::Error E = checkNativeCycles(Native, "--job"))
+        return E;
+      In.Programs.back().NativeCycles = Native;
+    }
   }
   return checkProgramNames(In.Programs);
 }
@@ -237,17 +249,27 @@ CommandHandle addTrainCommand(CLI::App &Parent) {
   Cmd->add_option("--baseline", In.Baseline,
                   "The binary the trace was recorded on (code of traced functions the "
                   "corpus does not define)");
+  Cmd->add_option("--native-cycles", In.NativeCycles,
+                  "The cycles a native run of the baseline takes (measure's "
+                  "baseline_cycles, of the traced run): rewards are then the predicted "
+                  "speedups of the whole run, as replay --native-cycles predicts them (the "
+                  "cycles the engine does not model, memory and fetch stalls, the same for "
+                  "every policy)")
+      ->check(finiteNumber(0, true));
   Cmd->add_option("--job", Flags->Jobs,
-                  "[NAME=]CORPUS,TRACE,BINARY: a program to train on, instead of --corpus, "
-                  "--trace and --baseline (repeatable; NAME defaults to the trace's name "
-                  "without extension, and names must differ). A policy's reward is the mean "
-                  "of its predicted speedups over each program's default; an evaluation "
-                  "that fails on one program fails as a whole (its pair is dropped)")
+                  "[NAME=]CORPUS,TRACE,BINARY[,NATIVE_CYCLES]: a program to train on, "
+                  "instead of --corpus, --trace and --baseline (repeatable; NAME defaults to "
+                  "the trace's name without extension, and names must differ). A policy's "
+                  "reward is the mean of its predicted speedups over each program's "
+                  "default, of each whole run where its native cycles are given (then "
+                  "weighed as the machine weighs them); an evaluation that fails on one "
+                  "program fails as a whole (its pair is dropped)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   Cmd->add_option("--job-file", Flags->JobFile,
                   "A JSON list of jobs, [{\"name\": ..., \"corpus\": ..., \"trace\": ..., "
-                  "\"baseline\": ...}] (name optional; relative paths from the file's "
-                  "directory), before the --job ones");
+                  "\"baseline\": ..., \"native_cycles\": ...}] (name and native_cycles "
+                  "optional; relative paths from the file's directory), before the --job "
+                  "ones");
   Cmd->add_option("-o,--output", Run.Output, "The training directory");
   CLI::Option *Iterations =
       Cmd->add_option("--iterations", Search.Iterations,

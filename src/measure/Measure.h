@@ -92,6 +92,10 @@ struct Measurement {
   std::string PairedRefused;
   std::string Metric; ///< what one value is, in words
   double BaselineValue = 0; ///< the baseline's median value (a call's or a run's)
+  /// Where values are CPU seconds: the clock, timed after each unit (Clock.h; their
+  /// median), and the baseline's median value in cycles at that clock, what replay's
+  /// --native-cycles takes. None with a metric, or where the clock cannot be timed.
+  std::optional<double> ClockGHz, BaselineCycles;
   size_t Units = 0; ///< processes (paired) or rounds (processes)
   double Seconds = 0;
   double Precision = 0;

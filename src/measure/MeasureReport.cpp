@@ -28,10 +28,14 @@ std::string summaryLine(const Measurement &M) {
   std::string Line = M.PairedRefused.empty()
                          ? ""
                          : "paired mode refused (" + M.PairedRefused + "): ";
-  return Line + fmt::format("{} mode, {} {} in {:.0f} s; the baseline's median {:.4g} ({}); "
+  std::string Cycles =
+      M.BaselineCycles ? fmt::format(", {:.4g} cycles at {:.2f} GHz", *M.BaselineCycles,
+                                     *M.ClockGHz)
+                       : "";
+  return Line + fmt::format("{} mode, {} {} in {:.0f} s; the baseline's median {:.4g} ({}{}); "
                             "{} (95% intervals {} {:.2g} points)",
                             modeName(M.Mode), M.Units, unitName(M), M.Seconds,
-                            M.BaselineValue, M.Metric,
+                            M.BaselineValue, M.Metric, Cycles,
                             M.PrecisionReached ? "precision reached"
                                                : "stopped by the time budget",
                             M.PrecisionReached ? "narrower than" : "not all narrower than",
@@ -55,6 +59,8 @@ Json measurementJson(const Measurement &M) {
               {"paired_refused", M.PairedRefused.empty() ? Json() : Json(M.PairedRefused)},
               {"metric", M.Metric},
               {"baseline_value", M.BaselineValue},
+              {"clock_ghz", M.ClockGHz ? Json(*M.ClockGHz) : Json()},
+              {"baseline_cycles", M.BaselineCycles ? Json(*M.BaselineCycles) : Json()},
               {"units", M.Units},
               {"seconds", M.Seconds},
               {"precision_points", M.Precision},

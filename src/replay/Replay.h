@@ -8,6 +8,7 @@
 
 #include "replay/Explain.h"
 #include "replay/ReplayContext.h"
+#include "replay/WholeRun.h"
 #include "replay/engine/CoreProfile.h"
 #include "replay/engine/EngineKind.h"
 #include "replay/fast/ChunkSettings.h"
@@ -148,9 +149,16 @@ struct ReplayComparison {
   ReplayResult Baseline, Candidate;
   /// With ReplayOptions::Explain: the functions that changed most, explained.
   std::optional<std::vector<FunctionExplanation>> Explanations;
+  /// The baseline's native run (replay --native-cycles): the speedup of the whole run
+  /// is then predicted too (WholeRun.h).
+  std::optional<WholeRun> Run;
   /// baseline cycles / candidate cycles - 1: positive when the candidate is faster.
   double speedup() const {
     return Candidate.Cycles ? double(Baseline.Cycles) / Candidate.Cycles - 1 : 0;
+  }
+  /// The speedup of the whole run with Run, else speedup().
+  double runSpeedup() const {
+    return Run ? Run->speedup(double(Baseline.Cycles), double(Candidate.Cycles)) : speedup();
   }
   /// The standard error of speedup() from the replays' sampling errors.
   double speedupError() const;

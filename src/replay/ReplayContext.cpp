@@ -337,7 +337,7 @@ llvm::Expected<ReplayComparison> ReplayContext::compare(llvm::StringRef Baseline
       return CandidateRun.takeError();
     return ReplayComparison{makeResult(Opts, Profile, BaselineCode, *BaselineRun, true),
                             makeFastResult(Profile, CandidateCode, *CandidateRun),
-                            std::nullopt};
+                            std::nullopt, std::nullopt};
   }
   // --exact (or --explain): the two replays are independent, one per core, and never
   // cached.
@@ -356,7 +356,7 @@ llvm::Expected<ReplayComparison> ReplayContext::compare(llvm::StringRef Baseline
     return CandidateRun.takeError();
   ReplayComparison Out{makeResult(Opts, Profile, BaselineCode, **BaselineRun, true),
                        makeResult(Opts, Profile, CandidateCode, *CandidateRun, true),
-                       std::nullopt};
+                       std::nullopt, std::nullopt};
   if (Opts.Explain.Functions) {
     auto Explained = explainChanges(Out, Profile.Header, *BaselineImage, *CandidateImage,
                                     CandidateCode.mismatches(), (*BaselineRun)->Costs.Profile,

@@ -144,6 +144,10 @@ Json ReplayComparison::toJSON() const {
               {"speedup", speedup()},
               {"speedup_error", speedupError()},
               {"functions", Functions}};
+  Out["whole_run"] = Run ? Json{{"native_cycles", Run->NativeCycles},
+                                {"modeled_share", Run->modeledShare(double(Baseline.Cycles))},
+                                {"speedup", runSpeedup()}}
+                         : Json();
   if (Explanations) {
     Json Explained = Json::array();
     for (const FunctionExplanation &E : *Explanations)

@@ -37,6 +37,9 @@ Json trainSettings(const TrainOptions &Opts) {
   // Only when not MCA: checkpoints from before the flow engine resume as they are.
   if (Evaluation.Engine != EngineKind::Mca)
     Settings["engine"] = engineName(Evaluation.Engine);
+  // Only with native cycles: they make the rewards the whole run's.
+  if (Opts.Inputs.NativeCycles)
+    Settings["native_cycles"] = *Opts.Inputs.NativeCycles;
   // With jobs: the programs, in order, and each one's shard in place of the classic
   // run's corpus, trace and shard (a classic run's checkpoint is as before jobs).
   if (!Opts.Inputs.Programs.empty()) {
@@ -45,6 +48,8 @@ Json trainSettings(const TrainOptions &Opts) {
     Json Jobs = Json::array(), Samples = Json::array();
     for (const TrainProgram &P : Opts.Inputs.Programs) {
       Jobs.push_back({{"name", P.Name}, {"corpus", P.Corpus}, {"trace", P.Trace}});
+      if (P.NativeCycles)
+        Jobs.back()["native_cycles"] = *P.NativeCycles;
       const SpanSettings &Shard = P.Spans ? *P.Spans : Spans;
       Samples.push_back(Shard.samples() ? samplingName(Shard) : "none");
     }
@@ -112,7 +117,7 @@ llvm::Expected<Checkpoint> readCheckpoint(const std::string &Path, const TrainOp
                         dumpJson(Want, -1));
   // Settings written only when used: a run with a shortlist keeps it (resuming without
   // one would drop it), a run under a core profile keeps its reward.
-  for (const char *Key : {"shortlist", "core_profile"})
+  for (const char *Key : {"shortlist", "core_profile", "native_cycles"})
     if (Settings->contains(Key) && !Expected.contains(Key))
       return inputError(Path, "was written with {} {}, not none; resume with the same "
                               "settings",

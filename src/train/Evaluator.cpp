@@ -67,7 +67,9 @@ llvm::Expected<Evaluation> Evaluator::evaluate(const Policy &P, llvm::StringRef 
     return Cycles.takeError();
   Result.Cycles = *Cycles;
   Result.ReplaySeconds = secondsSince(Start);
-  Result.Speedup = Result.Cycles && DefaultCycles ? double(DefaultCycles) / Result.Cycles - 1 : 0;
+  if (Result.Cycles && DefaultCycles)
+    Result.Speedup = Opts.Run ? Opts.Run->speedup(double(DefaultCycles), double(Result.Cycles))
+                              : double(DefaultCycles) / Result.Cycles - 1;
   return Result;
 }
 

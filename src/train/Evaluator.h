@@ -9,11 +9,13 @@
 #include "compile/PolicyVariants.h"
 #include "replay/ReplayContext.h"
 #include "replay/Replay.h"
+#include "replay/WholeRun.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,10 +34,13 @@ struct EvaluatorOptions {
   /// Replay the `default` variant on creation (the reference of evaluate()'s speedups);
   /// not needed to only replay policies on other contexts (replayOn).
   bool ReplayDefault = true;
+  /// The native run of the program: speedups are then the whole run's (WholeRun.h).
+  std::optional<WholeRun> Run;
 };
 
 struct Evaluation {
-  double Speedup = 0;  ///< predicted, over the `default` variant
+  /// Predicted, over the `default` variant: of the whole run with EvaluatorOptions::Run.
+  double Speedup = 0;
   uint64_t Cycles = 0; ///< predicted
   uint64_t Decisions = 0;
   double CompileSeconds = 0, ReplaySeconds = 0;

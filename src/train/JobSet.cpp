@@ -11,7 +11,9 @@ std::vector<TrainProgram> trainPrograms(const TrainOptions &Opts) {
   const TrainInputs &In = Opts.Inputs;
   if (!In.Programs.empty())
     return In.Programs;
-  return {namedProgram("", In.Corpus, In.Trace, In.Baseline)};
+  TrainProgram One = namedProgram("", In.Corpus, In.Trace, In.Baseline);
+  One.NativeCycles = In.NativeCycles;
+  return {One};
 }
 
 TrainOptions programOptions(const TrainOptions &Opts, const TrainProgram &P) {
@@ -19,6 +21,7 @@ TrainOptions programOptions(const TrainOptions &Opts, const TrainProgram &P) {
   One.Inputs.Corpus = P.Corpus;
   One.Inputs.Trace = P.Trace;
   One.Inputs.Baseline = P.Baseline;
+  One.Inputs.NativeCycles = P.NativeCycles;
   if (P.Spans)
     One.Evaluation.Spans = *P.Spans;
   if (!Opts.Inputs.Programs.empty())
@@ -81,6 +84,8 @@ llvm::Error JobSet::makeEvaluators(const std::string &NamePrefix) {
     Evaluating.Corpus = Programs[I].Corpus;
     Evaluating.Replay = Contexts[I].get();
     Evaluating.ReplayDefault = Contexts[I] != nullptr;
+    if (Programs[I].NativeCycles)
+      Evaluating.Run = WholeRun{*Programs[I].NativeCycles};
     // Each program's variants apart: evaluations name them alike on every program.
     Evaluating.WorkDir = Opts.Run.Output + "/work";
     if (hasJobs())

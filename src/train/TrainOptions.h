@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ struct TrainInputs {
   /// The program of a classic run (train --corpus --trace --baseline); unused with
   /// Programs.
   std::string Corpus, Trace, Baseline;
+  /// The classic run's native cycles (TrainProgram::NativeCycles); unused with Programs.
+  std::optional<double> NativeCycles;
   /// The programs of a run with jobs: a policy's reward is the mean of its predicted
   /// speedups over each program's `default`; an evaluation that fails on one program
   /// fails as a whole. Empty: the classic run of Corpus, Trace and Baseline, whose log

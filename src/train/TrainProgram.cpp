@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
+#include <cmath>
 
 namespace mlgo {
 
@@ -54,8 +55,21 @@ llvm::Expected<std::vector<TrainProgram>> readJobFile(llvm::StringRef Path) {
     }
     Programs.push_back(
         namedProgram(Name->value_or(""), Fields[0], Fields[1], Fields[2]));
+    auto Native = getOptionalJsonField<double>(Job, "native_cycles", Path);
+    if (!Native)
+      return Native.takeError();
+    if (*Native)
+      if (llvm::Error E = checkNativeCycles(**Native, Path))
+        return E;
+    Programs.back().NativeCycles = *Native;
   }
   return Programs;
+}
+
+llvm::Error checkNativeCycles(double Cycles, llvm::StringRef Where) {
+  if (std::isfinite(Cycles) && Cycles > 0)
+    return llvm::Error::success();
+  return inputError(Where, "native cycles {} are not a finite number above 0", Cycles);
 }
 
 llvm::Error checkProgramNames(const std::vector<TrainProgram> &Programs) {

@@ -45,9 +45,11 @@ double speedup(uint64_t Baseline, uint64_t Candidate) {
   return Candidate && Baseline ? double(Baseline) / Candidate - 1 : 0;
 }
 
+/// The record of one trace; with \p Run (the training trace of a program whose native
+/// cycles are known) also the speedups of the whole run.
 Json traceRecord(const std::string &Trace, const std::string &Binary, bool HeldOut,
                  const ReplayResult &Default, const ReplayResult &Start,
-                 const ReplayResult &Best) {
+                 const ReplayResult &Best, const std::optional<WholeRun> &Run) {
   Json Record = {{"trace", Trace},
                  {"binary", Binary},
                  {"held_out", HeldOut},
@@ -56,7 +58,12 @@ Json traceRecord(const std::string &Trace, const std::string &Binary, bool HeldO
                  {"best_cycles", Best.Cycles},
                  {"start_speedup", speedup(Default.Cycles, Start.Cycles)},
                  {"best_speedup", speedup(Default.Cycles, Best.Cycles)}};
-  ReplayComparison Against{Default, Best, std::nullopt};
+  if (Run)
+    Record["whole_run"] = {
+        {"native_cycles", Run->NativeCycles},
+        {"start_speedup", Run->speedup(double(Default.Cycles), double(Start.Cycles))},
+        {"best_speedup", Run->speedup(double(Default.Cycles), double(Best.Cycles))}};
+  ReplayComparison Against{Default, Best, std::nullopt, std::nullopt};
   Json Functions = Json::array();
   size_t Changed = 0;
   for (const FunctionDelta &D : Against.deltas()) {
@@ -147,10 +154,14 @@ llvm::Expected<Json> validateBest(Evaluator &Eval, const Policy &Start,
 
   Json Traces = Json::array();
   Traces.push_back(
-      traceRecord(Trace, Baseline, false, (*Defaults)[0], (*Starts)[0], (*Bests)[0]));
+      traceRecord(Trace, Baseline, false, (*Defaults)[0], (*Starts)[0], (*Bests)[0],
+                  Opts.Inputs.NativeCycles
+                      ? std::optional<WholeRun>(WholeRun{*Opts.Inputs.NativeCycles})
+                      : std::nullopt));
   for (size_t I = 0; I < HeldOut.size(); ++I)
     Traces.push_back(traceRecord(HeldOut[I].Trace, binaryOf(HeldOut[I], Opts), true,
-                                 (*Defaults)[I + 1], (*Starts)[I + 1], (*Bests)[I + 1]));
+                                 (*Defaults)[I + 1], (*Starts)[I + 1], (*Bests)[I + 1],
+                                 std::nullopt));
   Json Validation = {
       {"policy", BestPath},
       {"start", Opts.Search.Init},

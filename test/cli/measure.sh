@@ -45,11 +45,17 @@ check "  the copy within 3 points of the baseline ($(field same speedup))" \
 check "  sha256 at -O0 slower, its interval below 0 ($(field slow high))" \
   within "$(field slow high) < -0.05"
 check "  said so" [ "$(field slow verdict)" = slower ]
+top() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])" <<<"$out"; }
+check "  the clock, timed between processes, a clock ($(top clock_ghz) GHz)" \
+  within "0.5 < $(top clock_ghz) < 10"
+check "  the baseline's cycles a call: its CPU seconds at that clock ($(top baseline_cycles))" \
+  within "abs($(top baseline_cycles) / ($(top baseline_value) * $(top clock_ghz) * 1e9) - 1) < 1e-12"
 
 run "$MLGO_RA" measure --baseline base/crypto --candidate same/crypto --candidate slow=slow/crypto \
   --time-budget 20 -- 4 4
 check "processes mode measures executables" [ "$code" = 0 ]
-check "  says its mode and metric" grep -q "^processes mode, .*(CPU seconds a run)" <<<"$out"
+check "  says its mode and metric, and the baseline's cycles" \
+  grep -Eq "^processes mode, .*\(CPU seconds a run, [0-9.e+]+ cycles at [0-9.]+ GHz\)" <<<"$out"
 check "  sha256 at -O0 slower" grep -Eq "^  slow +-[0-9.]+% +\[-[0-9.]+%, -[0-9.]+%\]  slower$" <<<"$out"
 check "  the candidate named after its path without a name" grep -q "^  crypto " <<<"$out"
 
@@ -57,6 +63,7 @@ EXAMPLE_ITERATIONS=3 run "$MLGO_RA" measure --baseline base/crypto --candidate s
   --metric 'best of [0-9]+ iterations: ([0-9.e+-]+) s' --time-budget 20 --json \
   --markdown "$work/m.md" --fail-if-slower 5 -- 4 4
 check "--metric times by the figure the program prints" grep -q '"metric": "the number --metric' <<<"$out"
+check "  its values not seconds: no cycles" grep -q '"baseline_cycles": null' <<<"$out"
 check "  sha256 at -O0 slower" [ "$(field slow verdict)" = slower ]
 check "  --fail-if-slower 5 exits 1" [ "$code" = 1 ]
 check "    naming the build" grep -q "^mlgo-ra: slow is measured slower than the baseline by more than --fail-if-slower 5%" <<<"$err"

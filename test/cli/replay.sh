@@ -96,6 +96,31 @@ run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" 
   --mcpu skylake
 check "and 0 within the allowed margin" [ "$code" = 0 ]
 
+# With the baseline's native cycles, the speedup of the whole run: the cycles the engine
+# does not model (here nine times those it does) the same for both.
+native=$((10 * base_cycles))
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --json \
+  --mcpu skylake --native-cycles "$native"
+whole=$(python3 -c "import json,sys; w=json.load(sys.stdin)['whole_run']; print(w['speedup'], w['modeled_share'])" <<<"$out")
+expected=$(python3 -c "b=$base_cycles; c=${stress_cycles#*: }; u=$native-b; print((b+u)/(c+u)-1, b/$native)")
+check "--native-cycles: the whole run's speedup, (B+U)/(C+U)-1, and the share modeled ($whole)" \
+  python3 -c "import sys; a=[float(x) for x in '$whole'.split()]; e=[float(x) for x in '$expected'.split()]; sys.exit(not all(abs(x-y) < 1e-12 for x, y in zip(a, e)) or abs(a[1] - 0.1) > 1e-12)"
+check "  beside the engine's own" [ "$(json_number speedup)" = "$speedup" ]
+# A threshold between the whole run's slowdown (a tenth of the engine's) and the engine's.
+margin=$(awk -v s="$speedup" 'BEGIN { printf "%.4f", -50 * s }')
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --mcpu skylake \
+  --native-cycles "$native" --fail-if-slower "$margin"
+check "  --fail-if-slower $margin checks the whole run's: within it (0)" [ "$code" = 0 ]
+check "  the text says both" grep -Eq "^  whole run  predicted speedup -[0-9.]+% \(the engine models 10.0% of the baseline's [0-9.e+]+ native cycles\)$" <<<"$out"
+run "$MLGO_RA" replay --trace "$trace" --baseline "$base" --candidate "$stress" --mcpu skylake \
+  --fail-if-slower "$margin"
+check "  the engine's own slowdown is beyond it (1)" [ "$code" = 1 ]
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --native-cycles "$native" --mcpu skylake
+check "  with one variant, the share the engine models" grep -q "^  whole run  [0-9.e+]* cycles natively: the engine models 10.0% of them$" <<<"$out"
+run "$MLGO_RA" replay --trace "$trace" --code "$base" --native-cycles 0
+check "  0 native cycles is bad input (2)" [ "$code" = 2 ]
+check "  said so" grep -q "0 is not a finite number above 0" <<<"$err"
+
 # Bad input.
 head -c 200 "$trace" >"$work/cut.bbtrace"
 run "$MLGO_RA" replay --trace "$work/cut.bbtrace" --code "$base"

@@ -75,6 +75,32 @@ done
 check "the policy changes the workload's code (a speedup not 0)" \
   [ "$(step_field "$work/j/log.jsonl" 0 'r["jobs"][1]["unperturbed_speedup"] != 0')" = True ]
 
+# A job with its native cycles (here four times default's predicted cycles): its rewards
+# are the speedups of its whole run, as replay --native-cycles predicts them.
+native=$(( 4 * $("$MLGO_RA" replay --corpus "$work/wsubset" --trace "$work/w.bbtrace" \
+  --code default --mcpu skylake --cache-dir "$work/cache" --json |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["cycles"])') ))
+run train "$work/n" 1 --job "$app" --job "$wl,$native"
+check "a run with a job's native cycles succeeds" [ "$code" = 0 ]
+whole=$("$MLGO_RA" replay --corpus "$work/wsubset" --trace "$work/w.bbtrace" --baseline default \
+  --candidate initial --mcpu skylake --cache-dir "$work/cache" --native-cycles "$native" --json |
+  python3 -c 'import json, sys; w = json.load(sys.stdin)["whole_run"]; print(repr(w["speedup"]))')
+check "  its speedup is replay's of the whole run ($whole)" \
+  [ "$(step_field "$work/n/log.jsonl" 0 'repr(r["jobs"][1]["unperturbed_speedup"])')" = "$whole" ]
+check "  about a quarter of the engine's" \
+  [ "$(step_field "$work/n/log.jsonl" 0 "abs(r['jobs'][1]['unperturbed_speedup'] * 4 / $(speedup "$work/wsubset" "$work/w.bbtrace" initial) - 1) < 0.05")" = True ]
+check "  the other job's as before" \
+  [ "$(step_field "$work/n/log.jsonl" 0 'repr(r["jobs"][0]["unperturbed_speedup"])')" = \
+    "$(step_field "$work/j/log.jsonl" 0 'repr(r["jobs"][0]["unperturbed_speedup"])')" ]
+check "  the checkpoint records them" grep -q "\"native_cycles\": $native" "$work/n/checkpoint.json"
+run train "$work/n" 2 --job "$app" --job "$wl" --resume
+check "  resuming without them is bad input (2)" [ "$code" = 2 ]
+run train "$work/x" 1 --job "$app,0"
+check "0 native cycles is bad input (2)" [ "$code" = 2 ]
+check "  saying so" grep -qx "mlgo-ra: error: --job: native cycles 0 are not a finite number above 0" <<<"$err"
+run train "$work/x" 1 --job "$app" --native-cycles 5
+check "--native-cycles with jobs is bad input (2)" [ "$code" = 2 ]
+
 # A resumed run must have the run's jobs, in order.
 written="^mlgo-ra: error: $work/j/checkpoint.json: was written with"
 for other in "--job $app" "--job $wl --job $app"; do
@@ -100,7 +126,7 @@ run train "$work/x" 1 --job "a/b=$work/subset,$work/app.bbtrace,$work/app"
 check "a name that is not a word is bad input (2)" [ "$code" = 2 -a "$(wc -l <<<"$err")" = 1 ]
 run train "$work/x" 1 --job "$work/subset,$work/app.bbtrace"
 check "a job without its binary is bad input (2)" [ "$code" = 2 ]
-check "saying the form" grep -qx "mlgo-ra: error: --job: '$work/subset,$work/app.bbtrace' is not \[NAME=\]CORPUS,TRACE,BINARY" <<<"$err"
+check "saying the form" grep -qx "mlgo-ra: error: --job: '$work/subset,$work/app.bbtrace' is not \[NAME=\]CORPUS,TRACE,BINARY\[,NATIVE_CYCLES\]" <<<"$err"
 run train "$work/x" 1 --job "$app" --corpus "$work/subset"
 check "--job with --corpus is bad input (2)" [ "$code" = 2 -a "$(wc -l <<<"$err")" = 1 ]
 run train "$work/x" 1 --job "$app" --job "$wl" --validate-trace "$work/app.bbtrace"
@@ -147,6 +173,10 @@ run train "$work/file" 1 --job-file "$work/jobs/jobs.json"
 check "a run from a job file succeeds" [ "$code" = 0 ]
 check "with the --job run's rewards" \
   [ "$(rewards "$work/file/log.jsonl")" = "$(rewards "$work/j/log.jsonl" | head -1)" ]
+echo "[{\"corpus\": \"../subset\", \"trace\": \"../app.bbtrace\", \"baseline\": \"../app\", \"native_cycles\": -1}]" >"$work/jobs/bad.json"
+run train "$work/x" 1 --job-file "$work/jobs/bad.json"
+check "a job file's negative native cycles are bad input (2)" [ "$code" = 2 ]
+check "naming the file" grep -qx "mlgo-ra: error: $work/jobs/bad.json: native cycles -1 are not a finite number above 0" <<<"$err"
 echo '[{"corpus": "x"}]' >"$work/jobs/bad.json"
 run train "$work/x" 1 --job-file "$work/jobs/bad.json"
 check "a job file's job without a trace is bad input (2)" [ "$code" = 2 ]
