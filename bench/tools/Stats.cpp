@@ -8,7 +8,12 @@
 /// plot (one point per variant, its interval, the diagonal, the fit).
 ///
 /// Usage: accuracy-stats --variants VARIANTS.tsv --measured WORKLOAD=MEASURED.json...
-///          [--svg PLOT.svg]
+///          [--svg PLOT.svg] [--modeled WORKLOAD=CYCLES... [--clock-ghz GHZ]]
+///   with --modeled (every workload's: the engine's cycles of its baseline over the
+///   trace of the run measure timed), the predictions are those of the whole run
+///   (replay --native-cycles, replay/WholeRun.h): the native cycles are the first
+///   measurement's baseline_cycles, or with --clock-ghz its baseline_value (CPU
+///   seconds) at that clock for measurements from before measure timed the clock.
 ///        accuracy-stats --speedups-only --variants VARIANTS.tsv --measured ...
 ///   the measured speedups alone, one line per measured variant (bench/train-native):
 ///   "workload variant predicted measured low high samples", fractions.
@@ -20,6 +25,7 @@
 ///   as in VARIANTS.tsv; a workload's variants may be split over several files (measure
 ///   takes at most 22 candidates a call). A variant named control is measure's own
 ///   control (the baseline's code measured as a candidate: the baseline's bias).
+#include "replay/WholeRun.h"
 #include "stats/Statistics.h"
 
 #include "support/Json.h"
@@ -32,6 +38,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -59,6 +66,7 @@ struct Variant {
 struct Measurement {
   std::string Workload, Path, Mode, Metric, Units;
   double BaselineValue = 0, Seconds = 0;
+  std::optional<double> BaselineCycles; ///< measure's, where it timed the clock
   bool PrecisionReached = false;
   std::map<std::string, Variant> Builds; ///< Measured, Low, High, Samples filled
   const Variant *Control = nullptr;       ///< measure's own control, if it has one
@@ -87,6 +95,7 @@ Measurement readMeasured(const std::string &Spec) {
   M.Metric = field<std::string>(*Root, "metric", M.Path);
   M.Units = std::to_string(field<long>(*Root, "units", M.Path));
   M.BaselineValue = field<double>(*Root, "baseline_value", M.Path);
+  M.BaselineCycles = mlgo::findJsonField<double>(*Root, "baseline_cycles");
   M.Seconds = field<double>(*Root, "seconds", M.Path);
   M.PrecisionReached = field<bool>(*Root, "precision_reached", M.Path);
   auto Builds = field<std::vector<mlgo::Json>>(*Root, "builds", M.Path);
@@ -104,6 +113,54 @@ Measurement readMeasured(const std::string &Spec) {
       M.Control = &M.Builds.at(V.Name);
   }
   return M;
+}
+
+/// "WORKLOAD=CYCLES" of --modeled.
+std::pair<std::string, double> readModeled(const std::string &Spec) {
+  size_t Equals = Spec.find('=');
+  char *End = nullptr;
+  double Cycles = Equals == std::string::npos ? 0 : std::strtod(Spec.c_str() + Equals + 1, &End);
+  if (Equals == std::string::npos || Equals == 0 || !End || *End || !(Cycles > 0))
+    fail(Spec + ": expected WORKLOAD=CYCLES, cycles above 0");
+  return {Spec.substr(0, Equals), Cycles};
+}
+
+/// Makes every prediction of \p Variants the whole run's, from \p Modeled (the
+/// engine's baseline cycles by workload) and the native cycles of \p Measured's first
+/// measurement of each workload; prints the share the engine models of each.
+void predictWholeRuns(std::vector<Variant> &Variants, const std::map<std::string, double> &Modeled,
+                      const std::vector<Measurement> &Measured, double ClockGHz, FILE *Report) {
+  std::map<std::string, mlgo::WholeRun> Runs;
+  if (Report)
+    std::fprintf(Report, "Predicted for the whole run (replay --native-cycles): the cycles the engine "
+              "does not model taken as the same for every variant.\n\n| workload | "
+              "predicted baseline cycles | native cycles | modeled share |\n|---|---|---|---|\n");
+  for (const Measurement &M : Measured) {
+    if (Runs.count(M.Workload))
+      continue;
+    auto It = Modeled.find(M.Workload);
+    if (It == Modeled.end())
+      fail(M.Workload + ": no --modeled cycles");
+    double Native = M.BaselineCycles ? *M.BaselineCycles : M.BaselineValue * ClockGHz * 1e9;
+    if (!(Native > 0))
+      fail(M.Path + ": no baseline_cycles (measure timed no clock): give --clock-ghz");
+    Runs[M.Workload] = mlgo::WholeRun{Native};
+    if (Report)
+      std::fprintf(Report, "| %s | %.4g | %.4g%s | %.3f |\n", M.Workload.c_str(), It->second, Native,
+                M.BaselineCycles ? "" : " (at --clock-ghz)",
+                Runs[M.Workload].modeledShare(It->second));
+  }
+  if (Report)
+    std::fprintf(Report, "\n");
+  for (Variant &V : Variants) {
+    if (V.Status == "dropped")
+      continue;
+    auto Run = Runs.find(V.Workload);
+    if (Run == Runs.end())
+      fail(V.Workload + ": not measured");
+    double B = Modeled.at(V.Workload);
+    V.Predicted = Run->second.speedup(B, B / (1 + V.Predicted));
+  }
 }
 
 std::vector<Variant> readVariants(const std::string &Path) {
@@ -267,7 +324,8 @@ void writeSvg(const std::string &Path, const std::vector<const Variant *> &Point
 int main(int Argc, char **Argv) {
   std::string VariantsPath, SvgPath;
   bool SpeedupsOnly = false;
-  std::vector<std::string> MeasuredSpecs;
+  std::vector<std::string> MeasuredSpecs, ModeledSpecs;
+  double ClockGHz = 0;
   CLI::App App("Ranks and sizes predicted speedups against measured ones",
                "accuracy-stats");
   App.add_option("--variants", VariantsPath, "bench/accuracy's variants.tsv")->required();
@@ -277,6 +335,12 @@ int main(int Argc, char **Argv) {
   App.add_option("--svg", SvgPath, "Where to draw the scatter plot");
   App.add_flag("--speedups-only", SpeedupsOnly,
                "Print only each variant's measured speedup and interval (TSV)");
+  App.add_option("--modeled", ModeledSpecs,
+                 "WORKLOAD=CYCLES: the engine's cycles of the workload's baseline, over the "
+                 "trace of the run measure timed; given, the predictions are the whole run's");
+  App.add_option("--clock-ghz", ClockGHz,
+                 "With --modeled: the clock at which a measurement without baseline_cycles "
+                 "ran its baseline_value of CPU seconds");
   CLI11_PARSE(App, Argc, Argv);
 
   std::vector<Variant> Variants = readVariants(VariantsPath);
@@ -298,6 +362,12 @@ int main(int Argc, char **Argv) {
     if (Report)
       std::fprintf(Report, Format, Values...);
   };
+  if (!ModeledSpecs.empty()) {
+    std::map<std::string, double> Modeled;
+    for (const std::string &Spec : ModeledSpecs)
+      Modeled.insert(readModeled(Spec));
+    predictWholeRuns(Variants, Modeled, Measured, ClockGHz, Report);
+  }
   Say("%s", "Measured speedup: mlgo-ra measure's median of baseline/variant - 1 (in paired "
             "mode over its control, the baseline's code called as the variants are), [low, "
             "high] its 95% confidence interval; above noise when that interval excludes "

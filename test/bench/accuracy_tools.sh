@@ -49,6 +49,15 @@ check "the plot has a point per variant and the diagonal" \
   [ "$(grep -c '<circle cx=.*<title>busy w' "$work/plot.svg")" = 3 ] &&
   grep -q 'measured = predicted' "$work/plot.svg"
 
+# With the engine's baseline cycles a quarter of the native run's (measure's
+# baseline_cycles), the predictions are the whole run's: -50% (twice the modeled cycles)
+# is (1 + 3) / (2 + 3) - 1 = -20%, -20% is 4 / 4.25 - 1.
+quarter=$(python3 -c 'import json, sys; print(repr(json.load(open(sys.argv[1]))["baseline_cycles"] / 4))' "$work/measured.json")
+run "$STATS" --variants "$work/variants.tsv" --measured "busy=$work/measured.json" --modeled "busy=$quarter"
+check "stats --modeled: the share the engine models" grep -qE '^\| busy \| [0-9.e+]+ \| [0-9.e+]+ \| 0.250 \|$' <<<"$out"
+check "  the whole run's predictions" grep -q '^| busy | w6 | -20.000% |' <<<"$out" &&
+  grep -q '^| busy | w3 | -5.882% |' <<<"$out"
+
 # Made-up results, split over two files as bench/accuracy splits more than 22 variants:
 # each variant's speedup and interval are measure's, exactly.
 made_up() { # made_up FILE NAME SPEEDUP LOW HIGH...
@@ -71,6 +80,14 @@ run "$STATS" --speedups-only --variants "$work/rep-variants.tsv" \
   --measured "rep=$work/rep-1.json" --measured "rep=$work/rep-2.json"
 check "stats --speedups-only prints each variant's median and interval, alone, from either file" \
   [ "$out" = $'rep\tw3\t-0.200000\t-0.250000\t-0.300000\t-0.200000\t12\nrep\tw4\t-0.300000\t-0.400000\t-0.500000\t-0.350000\t12' ]
+run "$STATS" --variants "$work/rep-variants.tsv" --measured "rep=$work/rep-1.json" \
+  --measured "rep=$work/rep-2.json" --modeled rep=1.5e9
+check "a measurement without baseline_cycles needs --clock-ghz" \
+  grep -q "^accuracy-stats: error: $work/rep-1.json: no baseline_cycles (measure timed no clock): give --clock-ghz$" <<<"$err"
+run "$STATS" --variants "$work/rep-variants.tsv" --measured "rep=$work/rep-1.json" \
+  --measured "rep=$work/rep-2.json" --modeled rep=1.5e9 --clock-ghz 2
+check "  with it, its CPU seconds at that clock: half modeled, -30% is 1.4 / 1.7 - 1" \
+  grep -q '^| rep | w4 | -17.647% |' <<<"$out"
 printf 'rep\tcontrol\tcontrol\t0\n' >>"$work/rep-variants.tsv"
 run "$STATS" --speedups-only --variants "$work/rep-variants.tsv" --measured "rep=$work/rep-1.json"
 check "a variant no file measured is an error" \
