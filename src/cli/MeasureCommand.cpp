@@ -100,8 +100,9 @@ CommandHandle addMeasureCommand(CLI::App &Parent) {
                   "paths --link names (as compile writes a variant), or an executable")
       ->required();
   Cmd->add_option("--candidate", Flags->Candidates,
-                  "A build to measure, [NAME=]BUILD; repeat for more (at most 22)")
-      ->required();
+                  "A build to measure, [NAME=]BUILD; repeat for more (at most 22). "
+                  "Without, the baseline alone is timed (beside its control): its cycles "
+                  "a run, for replay --native-cycles");
   Cmd->add_option("--link", Flags->Options.Link,
                   "The program's link command, one compiler-driver invocation run in a "
                   "build's directory ('ninja -t commands TARGET | tail -1' prints it)");

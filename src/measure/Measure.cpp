@@ -49,8 +49,6 @@ llvm::Expected<Contestant> contestant(const BuildSpec &Spec) {
 }
 
 llvm::Expected<std::vector<Contestant>> contestants(const MeasureOptions &Opts) {
-  if (Opts.Candidates.empty())
-    return inputError("--candidate", "no build to measure against the baseline");
   if (Opts.Candidates.size() > MaxCandidates)
     return inputError("--candidate", "{} builds; measure takes at most {}",
                       Opts.Candidates.size(), MaxCandidates);

@@ -59,6 +59,11 @@ check "  says its mode and metric, and the baseline's cycles" \
 check "  sha256 at -O0 slower" grep -Eq "^  slow +-[0-9.]+% +\[-[0-9.]+%, -[0-9.]+%\]  slower$" <<<"$out"
 check "  the candidate named after its path without a name" grep -q "^  crypto " <<<"$out"
 
+run "$MLGO_RA" measure --baseline base/crypto --time-budget 10 --json -- 4 4
+check "the baseline alone is timed, beside its control" [ "$code" = 0 ] &&
+  [ "$(python3 -c 'import json, sys; print([b["name"] for b in json.load(sys.stdin)["builds"]])' <<<"$out")" = "['control']" ]
+check "  its cycles a run" within "$(top baseline_cycles) > 0"
+
 EXAMPLE_ITERATIONS=3 run "$MLGO_RA" measure --baseline base/crypto --candidate slow=slow/crypto \
   --metric 'best of [0-9]+ iterations: ([0-9.e+-]+) s' --time-budget 20 --json \
   --markdown "$work/m.md" --fail-if-slower 5 -- 4 4
