@@ -93,6 +93,13 @@ check "  the other job's as before" \
   [ "$(step_field "$work/n/log.jsonl" 0 'repr(r["jobs"][0]["unperturbed_speedup"])')" = \
     "$(step_field "$work/j/log.jsonl" 0 'repr(r["jobs"][0]["unperturbed_speedup"])')" ]
 check "  the checkpoint records them" grep -q "\"native_cycles\": $native" "$work/n/checkpoint.json"
+check "  validation gives the whole run's speedups of that job's trace alone" \
+  python3 - "$work/n/log.jsonl" "$native" <<'PY'
+import json, sys
+traces = [json.loads(l)["validation"]["traces"] for l in open(sys.argv[1]) if '"validation"' in l][-1]
+whole = {t["job"]: t.get("whole_run") for t in traces}
+sys.exit(not (whole["app"] is None and whole["wl"]["native_cycles"] == float(sys.argv[2])))
+PY
 run train "$work/n" 2 --job "$app" --job "$wl" --resume
 check "  resuming without them is bad input (2)" [ "$code" = 2 ]
 run train "$work/x" 1 --job "$app,0"
