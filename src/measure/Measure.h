@@ -39,6 +39,7 @@ BuildSpec parseBuildSpec(const std::string &Text);
 
 struct MeasureOptions {
   BuildSpec Baseline;
+  /// None: the baseline alone is timed, beside its control (its cycles a run).
   std::vector<BuildSpec> Candidates;
   /// The program's link command, run in a build's directory: the compiler driver, its
   /// flags, objects (relative to the directory) and -o. Needed for directories.
