@@ -119,7 +119,8 @@ Measurement readMeasured(const std::string &Spec) {
 std::pair<std::string, double> readModeled(const std::string &Spec) {
   size_t Equals = Spec.find('=');
   char *End = nullptr;
-  double Cycles = Equals == std::string::npos ? 0 : std::strtod(Spec.c_str() + Equals + 1, &End);
+  double Cycles =
+      Equals == std::string::npos ? 0 : std::strtod(Spec.c_str() + Equals + 1, &End);
   if (Equals == std::string::npos || Equals == 0 || !End || *End || !(Cycles > 0))
     fail(Spec + ": expected WORKLOAD=CYCLES, cycles above 0");
   return {Spec.substr(0, Equals), Cycles};
@@ -128,13 +129,16 @@ std::pair<std::string, double> readModeled(const std::string &Spec) {
 /// Makes every prediction of \p Variants the whole run's, from \p Modeled (the
 /// engine's baseline cycles by workload) and the native cycles of \p Measured's first
 /// measurement of each workload; prints the share the engine models of each.
-void predictWholeRuns(std::vector<Variant> &Variants, const std::map<std::string, double> &Modeled,
-                      const std::vector<Measurement> &Measured, double ClockGHz, FILE *Report) {
+void predictWholeRuns(std::vector<Variant> &Variants,
+                      const std::map<std::string, double> &Modeled,
+                      const std::vector<Measurement> &Measured, double ClockGHz,
+                      FILE *Report) {
   std::map<std::string, mlgo::WholeRun> Runs;
   if (Report)
-    std::fprintf(Report, "Predicted for the whole run (replay --native-cycles): the cycles the engine "
-              "does not model taken as the same for every variant.\n\n| workload | "
-              "predicted baseline cycles | native cycles | modeled share |\n|---|---|---|---|\n");
+    std::fprintf(Report, "Predicted for the whole run (replay --native-cycles): the cycles "
+                         "the engine does not model taken as the same for every variant.\n\n"
+                         "| workload | predicted baseline cycles | native cycles | modeled "
+                         "share |\n|---|---|---|---|\n");
   for (const Measurement &M : Measured) {
     if (Runs.count(M.Workload))
       continue;
@@ -146,9 +150,9 @@ void predictWholeRuns(std::vector<Variant> &Variants, const std::map<std::string
       fail(M.Path + ": no baseline_cycles (measure timed no clock): give --clock-ghz");
     Runs[M.Workload] = mlgo::WholeRun{Native};
     if (Report)
-      std::fprintf(Report, "| %s | %.4g | %.4g%s | %.3f |\n", M.Workload.c_str(), It->second, Native,
-                M.BaselineCycles ? "" : " (at --clock-ghz)",
-                Runs[M.Workload].modeledShare(It->second));
+      std::fprintf(Report, "| %s | %.4g | %.4g%s | %.3f |\n", M.Workload.c_str(), It->second,
+                   Native, M.BaselineCycles ? "" : " (at --clock-ghz)",
+                   Runs[M.Workload].modeledShare(It->second));
   }
   if (Report)
     std::fprintf(Report, "\n");

@@ -141,7 +141,7 @@ llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings) {
   double Seconds = Timer.fastest(Clock);
   if (!(Seconds > 0))
     return stageError("calibrate: the clock loop took no measurable CPU time");
-  C.ClockGHz = double(Settings.Iterations) * MultiplyChainCycles / Seconds * 1e-9;
+  C.ClockGHz = chainClockGHz(Settings.Iterations, Seconds);
   for (size_t I = 0; I < Loops.size(); ++I) {
     C.Loops.push_back(Loops[I].Loop);
     C.Loops.back().Cycles =

@@ -30,7 +30,7 @@ std::optional<double> timeClockGHz(uint64_t Iterations) {
   double Took = threadSeconds() - Began;
   if (!(Took > 0))
     return std::nullopt;
-  return double(Iterations) * MultiplyChainCycles / Took * 1e-9;
+  return chainClockGHz(Iterations, Took);
 }
 
 } // namespace mlgo

@@ -17,6 +17,12 @@ namespace mlgo {
 LoopBody multiplyChain();
 inline constexpr unsigned MultiplyChainCycles = 6;
 
+/// The clock in GHz of a run of the chain of \p Iterations iterations that took
+/// \p Seconds of CPU time.
+inline double chainClockGHz(uint64_t Iterations, double Seconds) {
+  return double(Iterations) * MultiplyChainCycles / Seconds * 1e-9;
+}
+
 /// The clock in GHz that one run of the chain of \p Iterations iterations shows; none
 /// on a host that is not x86-64, or where the run took no measurable CPU time.
 std::optional<double> timeClockGHz(uint64_t Iterations);
