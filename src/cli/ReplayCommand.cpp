@@ -359,8 +359,8 @@ CommandHandle addReplayCommand(CLI::App &Parent) {
       ->capture_default_str()
       ->check(wholeNumber());
   Cmd->add_option("--chunk-warm-up", Flags->Options.Chunks.WarmUp,
-                  "Exact replay in chunks: instructions of each traced thread before a "
-                  "chunk simulated first, uncounted")
+                  "Exact replay in chunks: each chunk's cores first simulate, uncounted, "
+                  "their thread's events within this many trace instructions before it")
       ->capture_default_str()
       ->check(wholeNumber());
   Cmd->add_option("-j,--jobs", Flags->Options.Jobs,

@@ -29,8 +29,9 @@ constexpr const char *Format = "mlgo-ra.replay.cached";
 // sooner than a load's latency after its dispatch; 14: fetch lines counted from the
 // function's start; 15: objects' GOT loads relaxed as the linker relaxes them; 16: also
 // of the globals the traced binary defines, and objects' identity covers the relaxed code;
-// 17: a function's aliases name it (a destructor's D1 and D2).
-constexpr int Version = 17;
+// 17: a function's aliases name it (a destructor's D1 and D2); 18: a chunk's warm-up
+// counted in trace instructions.
+constexpr int Version = 18;
 constexpr const char *EventsMagic = "MLGOEVC1";
 
 std::string pathOf(llvm::StringRef Dir, llvm::StringRef Key, llvm::StringRef Suffix) {

@@ -19,9 +19,13 @@ namespace {
 #ifdef MLGO_TEST_VALGRIND_LIB_DIR
 
 struct AddressSink : RefillSink {
+  explicit AddressSink(uint64_t From = 0) { HandOverFrom = From; }
   std::vector<uint64_t> Addresses;
+  /// Per event handed over: its trace position and instructions.
+  std::vector<std::pair<uint64_t, size_t>> Events;
   llvm::Error onCode(uint32_t, const RefilledCode &Code) override {
     Addresses.insert(Addresses.end(), Code.Addresses.begin(), Code.Addresses.end());
+    Events.emplace_back(Code.Position, Code.Instructions.size());
     return llvm::Error::success();
   }
 };
@@ -73,6 +77,24 @@ TEST_CASE("refilling a trace with its own binary gives back every traced address
   CHECK(Counts.Refilled + Counts.UnmappedSkipped == Counts.TraceInstructions);
   // Compared as a whole: a difference shows as a count, not a million lines.
   CHECK(Sink.Addresses == W.MappedAddresses);
+
+  // A sink that looks from the middle event on (a chunk's worker) is handed exactly
+  // the events that start there or later, and the counts stay the whole trace's.
+  uint64_t Middle = Sink.Events[Sink.Events.size() / 2].first;
+  size_t Later = 0;
+  for (const auto &[Position, Instructions] : Sink.Events)
+    Later += Position >= Middle ? Instructions : 0;
+  REQUIRE(Later > 0);
+  REQUIRE(Later < Sink.Addresses.size());
+  AddressSink Tail(Middle);
+  auto Again = requireOk(SegmentTraceReader::open(W.Trace));
+  RefillCounts TailCounts = requireOk(refillTrace(*Again, Code, Tail));
+  CHECK(TailCounts.Refilled == Counts.Refilled);
+  CHECK(TailCounts.TraceInstructions == Counts.TraceInstructions);
+  CHECK(TailCounts.Mispredicted == Counts.Mispredicted);
+  CHECK(Tail.Addresses.size() == Later);
+  CHECK(std::equal(Tail.Addresses.begin(), Tail.Addresses.end(),
+                   Sink.Addresses.end() - static_cast<std::ptrdiff_t>(Later)));
 
   // The simulation retires every refilled instruction.
   ReplayOptions Opts;

@@ -16,8 +16,10 @@ struct ChunkSettings {
   /// is cut into N / Instructions chunks of equal length; one of fewer than twice this
   /// is replayed whole, as with 0 (never cut).
   uint64_t Instructions = 8 << 20;
-  /// Per traced thread, the refilled instructions before a chunk that its core
-  /// simulates first, uncounted: they fill the pipeline as the whole replay had it.
+  /// Per traced thread, its events that start within this many trace instructions
+  /// before a chunk, which the chunk's core simulates first, uncounted: they fill the
+  /// pipeline as the whole replay had it. Counted in the trace, not in the variant's
+  /// code, so that a worker need not refill what comes before.
   uint64_t WarmUp = 1 << 16;
 
   /// Below this, a chunk costs more to set up (its threads' cores) than to simulate.

@@ -74,54 +74,62 @@ struct ChunkRun {
   std::atomic<bool> Failed{false};
 };
 
-/// One traced thread's refilled events just before where a worker reads, the last
-/// WarmUp instructions' worth: the warm-up of its core in the next chunk. A ring of
-/// what RefilledCode refers to, as every event passes through it.
+/// One traced thread's refilled events just before where a worker reads: those within
+/// WarmUp trace instructions, from which the next chunk's core is warmed up. A ring of
+/// what RefilledCode refers to, as every event handed over passes through it.
 class WarmUpWindow {
 public:
   void push(const RefilledCode &Code, uint64_t WarmUp) {
-    if (Size == Ring.size())
-      grow();
-    Ring[(Head + Size++) & (Ring.size() - 1)] = {
-        Code.Instructions.data(), Code.Addresses.data(), Code.Event, Code.Function,
-        uint32_t(Code.Instructions.size()), Code.Segment, Code.Mispredicted};
-    Instructions += Code.Instructions.size();
-    while (Size && Instructions - Ring[Head].Count >= WarmUp) {
-      Instructions -= Ring[Head].Count;
+    // An event that far behind is behind every chunk still to come's warm-up.
+    while (Size && Ring[Head].Position + WarmUp <= Code.Position) {
       Head = (Head + 1) & (Ring.size() - 1);
       --Size;
     }
+    if (Size == Ring.size())
+      grow();
+    Ring[(Head + Size++) & (Ring.size() - 1)] = {
+        Code.Instructions.data(), Code.Addresses.data(), Code.Event, Code.Position,
+        Code.Function, uint32_t(Code.Instructions.size()), Code.Segment, Code.Mispredicted};
+  }
+  /// The first event a chunk from trace position \p Start warms up on: the first that
+  /// starts within \p WarmUp instructions before it (size() if none).
+  size_t firstFor(uint64_t Start, uint64_t WarmUp) const {
+    size_t I = 0;
+    while (I < Size && entry(I).Position + WarmUp < Start)
+      ++I;
+    return I;
   }
   size_t size() const { return Size; }
   /// The \p I-th event, oldest first, its code's function as \p Function.
   RefilledCode event(size_t I, uint32_t Function) const {
-    const Entry &E = Ring[(Head + I) & (Ring.size() - 1)];
+    const Entry &E = entry(I);
     return {Function, E.Event, {E.Instructions, E.Count}, {E.Addresses, E.Count}, {}, {},
-            /*Position=*/0, E.Segment, E.Mispredicted};
+            E.Position, E.Segment, E.Mispredicted};
   }
 
 private:
   struct Entry {
     const llvm::MCInst *Instructions;
     const uint64_t *Addresses;
-    uint64_t Event;
+    uint64_t Event, Position;
     uint32_t Function, Count, Segment;
     bool Mispredicted;
   };
+  const Entry &entry(size_t I) const { return Ring[(Head + I) & (Ring.size() - 1)]; }
   void grow() {
     std::vector<Entry> Larger(std::max<size_t>(16, 2 * Ring.size()));
     for (size_t I = 0; I < Size; ++I)
-      Larger[I] = Ring[(Head + I) & (Ring.size() - 1)];
+      Larger[I] = entry(I);
     Ring = std::move(Larger);
     Head = 0;
   }
   std::vector<Entry> Ring; ///< a power of two long
   size_t Head = 0, Size = 0;
-  uint64_t Instructions = 0;
 };
 
 /// A worker: reads the trace (a RefillSink), claims chunks in order and simulates
-/// them; the events of chunks others claimed only pass through its warm-up windows.
+/// them; of the chunks others claimed, it is handed over only the events that warm up
+/// its next chunk.
 /// The refill's decoded code outlives the windows' references to it.
 class ChunkWorker : public RefillSink {
 public:
@@ -135,6 +143,9 @@ public:
     Start = ChunkSettings::start(C, Run.Count, Run.TraceInstructions);
     End = C + 1 == Run.Count ? ~uint64_t(0)
                              : ChunkSettings::start(C + 1, Run.Count, Run.TraceInstructions);
+    // Only the chunk and its warm-up are looked at: the events before, most of them
+    // other workers' chunks, need not be handed over.
+    HandOverFrom = Start - std::min(Start, Run.Settings.WarmUp);
     return true;
   }
 
@@ -205,11 +216,12 @@ private:
     if (!C.Sim) {
       // The warm-up runs as an extra "function", NumFunctions, which is not counted.
       C.Sim = Run.Cores.startCore(Run.NumFunctions + 1);
+      size_t First = T.Window.firstFor(Start, Run.Settings.WarmUp);
       C.FirstCounted = Code.Event;
-      C.FirstRecorded = T.Window.size() ? T.Window.event(0, 0).Event : Code.Event;
+      C.FirstRecorded = First < T.Window.size() ? T.Window.event(First, 0).Event : Code.Event;
       if (Run.RecordEvents)
         C.Sim->recordEventCycles(C.EventCycles, C.FirstRecorded);
-      for (size_t I = 0; I < T.Window.size(); ++I)
+      for (size_t I = First; I < T.Window.size(); ++I)
         if (llvm::Error E = C.Sim->add(T.Window.event(I, Run.NumFunctions)))
           return E;
     }

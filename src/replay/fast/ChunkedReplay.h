@@ -2,7 +2,7 @@
 /// Exact replay of a long trace in chunks (ChunkSettings.h) on several threads. Every
 /// worker reads the trace itself, from its start, and simulates the chunks it claims, in
 /// the trace's order: chunk C's cores (one per traced thread) first run, uncounted, the
-/// thread's last refilled instructions before the chunk, then count the chunk's.
+/// thread's events just before the chunk (ChunkSettings::WarmUp), then count the chunk's.
 #pragma once
 
 #include "replay/engine/CoreSimulator.h"

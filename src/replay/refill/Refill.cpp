@@ -168,6 +168,8 @@ public:
     Counts.Refilled += Found->Count;
     Counts.UnmappedReplayed += IsCode ? Found->Count + Found->Folded : 0;
     Counts.FoldedIterations += Found->Folded;
+    if (Position < Sink.handsOverFrom())
+      return llvm::Error::success();
     Refilled.Function = Found->Function;
     Refilled.Event = Ordinal;
     Refilled.Position = Position;

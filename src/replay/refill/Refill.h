@@ -62,6 +62,13 @@ public:
     (void)ThreadId;
     (void)Event;
   }
+  /// refillTrace counts the events that start before this trace position but does
+  /// not hand them over: a sink that will not look at them (a chunk's worker, at the
+  /// chunks of others) spares their hand-over.
+  uint64_t handsOverFrom() const { return HandOverFrom; }
+
+protected:
+  uint64_t HandOverFrom = 0;
 };
 
 /// What a refill modeled and what it could not.
@@ -91,8 +98,9 @@ struct RefillCounts {
 /// instruction (rep movsb in memcpy) as an instruction, while MCA models the instruction
 /// whole (skylake's rep movsb takes 100 cycles): each series of iterations is handed to
 /// the sink once, the other iterations counted as folded. \p OnProgress is called with the instructions
-/// read so far, now and then. Every mapped event is handed over, also one without
-/// instructions, so that a gap in a thread's ordinals means code left out. With a
+/// read so far, now and then. Every mapped event is handed over (but those before the
+/// sink's handsOverFrom()), also one without instructions, so that a gap in a thread's
+/// ordinals means code left out. With a
 /// \p Reference, each event also carries the reference's code for it; the counts are
 /// \p Code's.
 llvm::Expected<RefillCounts>
