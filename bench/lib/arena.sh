@@ -328,3 +328,9 @@ arena_prepare() {
 arena_instructions() {
   "$arena_mlgo" trace show --json "$1" | grep -m1 -o '"instructions": [0-9]*' | grep -o '[0-9]*$'
 }
+
+# arena_host_cpu: this host's CPU as the results name it (vendor, family, model).
+arena_host_cpu() {
+  awk -F': ' '/^vendor_id/ { v = $2 } /^cpu family/ { f = $2 } /^model\t/ { m = $2 }
+    END { printf "%s family %s model %s", v, f, m }' /proc/cpuinfo
+}
