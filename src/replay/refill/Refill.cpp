@@ -168,6 +168,11 @@ public:
     Counts.Refilled += Found->Count;
     Counts.UnmappedReplayed += IsCode ? Found->Count + Found->Folded : 0;
     Counts.FoldedIterations += Found->Folded;
+    // Both decoders see every event: each follows the one before (rep iterations).
+    const EventCode *InReference = nullptr;
+    if (ReferenceDecoder)
+      if (llvm::Error Err = ReferenceDecoder->decode(ThreadId, E, InReference))
+        return Err;
     if (Position < Sink.handsOverFrom())
       return llvm::Error::success();
     Refilled.Function = Found->Function;
@@ -178,10 +183,7 @@ public:
     std::tie(Refilled.Instructions, Refilled.Addresses) = slice(*Found);
     Refilled.Sizes = llvm::ArrayRef(Found->Code->Sizes).slice(Found->First, Found->Count);
     Refilled.LineBase = Found->Code->LineBase;
-    if (ReferenceDecoder) {
-      const EventCode *InReference;
-      if (llvm::Error Err = ReferenceDecoder->decode(ThreadId, E, InReference))
-        return Err;
+    if (InReference) {
       std::tie(Refilled.ReferenceInstructions, Refilled.ReferenceAddresses) =
           slice(*InReference);
       Refilled.ReferenceSizes =

@@ -97,12 +97,11 @@ struct RefillCounts {
 /// instructions the trace only counts. Valgrind counts every iteration of a rep-prefixed
 /// instruction (rep movsb in memcpy) as an instruction, while MCA models the instruction
 /// whole (skylake's rep movsb takes 100 cycles): each series of iterations is handed to
-/// the sink once, the other iterations counted as folded. \p OnProgress is called with the instructions
-/// read so far, now and then. Every mapped event is handed over (but those before the
-/// sink's handsOverFrom()), also one without instructions, so that a gap in a thread's
-/// ordinals means code left out. With a
-/// \p Reference, each event also carries the reference's code for it; the counts are
-/// \p Code's.
+/// the sink once, the other iterations counted as folded. \p OnProgress is called with
+/// the instructions read so far, now and then. Every mapped event is handed over (but
+/// those before the sink's handsOverFrom()), also one without instructions, so that a
+/// gap in a thread's ordinals means code left out. With a \p Reference, each event also
+/// carries the reference's code for it; the counts are \p Code's.
 llvm::Expected<RefillCounts>
 refillTrace(SegmentTraceReader &Trace, const VariantCode &Code, RefillSink &Sink,
             llvm::ArrayRef<uint32_t> UnmappedFunctions = {},
