@@ -90,7 +90,8 @@ TEST_CASE("a core that renames every reload, folded ones too, forwards in 0 cycl
           "[calibrate]") {
   // As measured on Zen 5 (AMD EPYC family 26 model 2): every path 0, and the front end
   // takes a jump in 0.65 cycles, two a cycle at times; a line delivers 12 operations at
-  // once, and a jump split from its compare across a line costs a cycle.
+  // once, and a jump split from its compare across a line costs a cycle (the jump loops
+  // as a program of their own measured them: docs/calibrate.md).
   std::vector<LoopCycles> Zen5 = {
       {"spill_reload", "", 1.00, 1},      {"spill_reload_32", "", 1.00, 1},
       {"push_pop", "", 1.01, 1},          {"spill_reload_other", "", 1.99, 2},
