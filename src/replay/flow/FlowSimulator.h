@@ -70,7 +70,7 @@
 ///    block's line that holds more than LineOps operations takes two more cycles for
 ///    each further LineOps of them or part (a conditional jump counting with the
 ///    instruction before it); and a jump that does not end in the line where the
-///    instruction before it starts takes SplitJumpCycles more;
+///    instruction before it starts takes SplitJumpCycles more.
 ///    Refilled code carries each instruction's bytes for it (RefilledCode::Sizes);
 ///  - the store throughput, where a CoreProfile names it (StoresPerCycle): a plain
 ///    store holds each processor resource no longer than lets that many through a
