@@ -34,28 +34,13 @@ namespace {
                      :                                                                    \
                      : "r8", "r9", "cc");                                                 \
   }
-// N - 1 3-byte nops and sub; jnz (one operation): N operations in one line (N <= 20).
-#define MLGO_LINE_LOOP(NOPS)                                                              \
-  [](uint64_t Left) {                                                                     \
-    __asm__ volatile(".p2align 6\n"                                                       \
-                     "1:\n\t"                                                             \
-                     ".rept " MLGO_FETCH_STRING(NOPS) "\n\t"                              \
-                     "nopl (%%rax)\n\t"                                                   \
-                     ".endr\n\t"                                                          \
-                     "sub $1, %0\n\t"                                                     \
-                     "jnz 1b"                                                             \
-                     : "+r"(Left)                                                         \
-                     :                                                                    \
-                     : "cc");                                                             \
-  }
-// 8 4-byte nops and sub (4 bytes); jnz (2), from OFFSET in a line.
-#define MLGO_JUMP_LOOP(OFFSET)                                                            \
+// NOPS copies of NOP and sub (4 bytes); jnz (2), one operation, from OFFSET in a line.
+#define MLGO_NOP_LOOP(OFFSET, NOPS, NOP)                                                  \
   [](uint64_t Left) {                                                                     \
     __asm__ volatile(".p2align 6\n\t"                                                     \
                      ".fill " MLGO_FETCH_STRING(OFFSET) ", 1, 0x90\n"                     \
                      "1:\n\t"                                                             \
-                     ".rept 8\n\t"                                                        \
-                     "nopl 0(%%rax)\n\t"                                                  \
+                     ".rept " MLGO_FETCH_STRING(NOPS) "\n\t" NOP "\n\t"                  \
                      ".endr\n\t"                                                          \
                      "sub $1, %0\n\t"                                                     \
                      "jnz 1b"                                                             \
@@ -63,6 +48,10 @@ namespace {
                      :                                                                    \
                      : "cc");                                                             \
   }
+// N operations in one line: N - 1 3-byte nops and the pair (N <= 20).
+#define MLGO_LINE_LOOP(NOPS) MLGO_NOP_LOOP(0, NOPS, "nopl (%%rax)")
+// 8 4-byte nops and the pair from OFFSET.
+#define MLGO_JUMP_LOOP(OFFSET) MLGO_NOP_LOOP(OFFSET, 8, "nopl 0(%%rax)")
 #endif
 } // namespace
 
