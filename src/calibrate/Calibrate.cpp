@@ -7,9 +7,11 @@
 #include "StoreLoadLoops.h"
 #include "support/Error.h"
 
+#include "llvm/ADT/StringRef.h"
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 namespace mlgo {
 
@@ -26,6 +28,10 @@ constexpr double MinWaitCycles = 4.5;
 /// A block that crosses a line boundary costs at least this much more than one within
 /// a line where the front end fetches by lines: a whole cycle on Zen 4.
 constexpr double MinCrossingCycles = 0.5;
+
+/// A loop of one more operation in its line takes at least this much more where the
+/// line delivers no more at once (Zen 5: 1.5 cycles more), dispatch's width an eighth.
+constexpr double MinLineOpsCycles = 1.0;
 
 /// The renamed reload's cycles, from \p Loops (StoreLoadLoops.h), where the core
 /// renames. The engine's rule pairs whole-register stores and loads of a stack slot
@@ -82,15 +88,52 @@ bool speculativeLoads(const std::vector<LoopCycles> &Loops) {
 }
 
 /// The line the front end fetches by, from \p Fetch (FetchLoops.h): the smallest
-/// boundary whose crossing costs, if the front end fetches one block a cycle (the
-/// engine's rule; a core that takes two jumps a cycle is not modeled).
+/// boundary whose crossing costs. (On Zen 5, which takes two jumps a cycle, what the
+/// crossing costs is the split jump's: the last lea lies across the line, its jmp past.)
 std::optional<unsigned> fetchLine(const std::vector<FetchCycles> &Fetch) {
-  if (Fetch.empty() || Fetch.front().Crosses != 0 || takesTwoJumpsACycle(Fetch))
+  if (Fetch.empty() || Fetch.front().Crosses != 0)
     return std::nullopt;
   for (const FetchCycles &F : Fetch)
     if (F.Crosses && F.Cycles - Fetch.front().Cycles >= MinCrossingCycles)
       return F.Crosses;
   return std::nullopt;
+}
+
+/// Two blocks a cycle where the front end takes two jumps a cycle; none (one) else.
+std::optional<unsigned> fetchBlocksPerCycle(const std::vector<FetchCycles> &Fetch) {
+  return takesTwoJumpsACycle(Fetch) ? std::optional<unsigned>(2) : std::nullopt;
+}
+
+/// The operations a line delivers at once, from \p FrontEnd: the last line loop
+/// before the first that takes MinLineOpsCycles more than the one before it (Zen 5: 12
+/// in 1.5 cycles, 13 in 3); none where no loop does.
+std::optional<unsigned> lineOps(const std::vector<LoopCycles> &FrontEnd) {
+  std::optional<std::pair<unsigned, double>> Before;
+  for (const LoopCycles &L : FrontEnd) {
+    llvm::StringRef Name = L.Name;
+    unsigned Ops = 0;
+    if (!Name.consume_front(LineOpsLoop) || Name.getAsInteger(10, Ops))
+      continue;
+    if (Before && L.Cycles - Before->second >= MinLineOpsCycles)
+      return Before->first;
+    Before = std::pair(Ops, L.Cycles);
+  }
+  return std::nullopt;
+}
+
+/// A split jump's cycles, from \p FrontEnd: its loop's over the whole jump's, rounded,
+/// where half a cycle or more (Zen 5: 1.98 against 1.12).
+std::optional<unsigned> splitJump(const std::vector<LoopCycles> &FrontEnd) {
+  std::optional<double> Split, Whole;
+  for (const LoopCycles &L : FrontEnd) {
+    if (L.Name == SplitJumpLoop)
+      Split = L.Cycles;
+    if (L.Name == WholeJumpLoop)
+      Whole = L.Cycles;
+  }
+  if (!Split || !Whole || *Split - *Whole < MinCrossingCycles)
+    return std::nullopt;
+  return unsigned(std::lround(*Split - *Whole));
 }
 
 /// The plain stores a cycle, from \p Loops: the store-throughput loop's stores over its
@@ -105,13 +148,20 @@ std::optional<unsigned> storesPerCycle(const std::vector<LoopCycles> &Loops) {
 } // namespace
 
 CoreProfile profileFromLoops(const std::vector<LoopCycles> &Loops,
-                             const std::vector<FetchCycles> &Fetch) {
+                             const std::vector<FetchCycles> &Fetch,
+                             const std::vector<LoopCycles> &FrontEnd) {
   CoreProfile P;
   P.Source = "calibrate";
   P.RenamedReloadCycles = renamedReload(Loops);
   P.ForwardedReloadCycles = forwardedReload(Loops);
   P.SlotOperationCycles = slotOperation(Loops);
   P.FetchLineBytes = fetchLine(Fetch);
+  // The front end's other numbers count in its line.
+  if (P.FetchLineBytes) {
+    P.FetchBlocksPerCycle = fetchBlocksPerCycle(Fetch);
+    P.LineOps = lineOps(FrontEnd);
+    P.SplitJumpCycles = splitJump(FrontEnd);
+  }
   P.SpeculativeLoads = speculativeLoads(Loops);
   P.StoresPerCycle = storesPerCycle(Loops);
   return P;
@@ -136,6 +186,10 @@ llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings) {
   std::vector<FetchLoop> Fetch = fetchLoops();
   for (const FetchLoop &F : Fetch)
     FetchIndex.push_back(Timer.add(F.Body, Passes));
+  std::vector<FrontEndLoop> FrontEnd = frontEndLoops();
+  std::vector<size_t> FrontEndIndex;
+  for (const FrontEndLoop &F : FrontEnd)
+    FrontEndIndex.push_back(Timer.add(F.Body, Settings.Iterations));
   Timer.run(Settings.Runs);
 
   double Seconds = Timer.fastest(Clock);
@@ -152,7 +206,12 @@ llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings) {
     C.Fetch.back().Cycles =
         Timer.fastest(FetchIndex[I]) * C.ClockGHz * 1e9 / double(Passes * 16);
   }
-  C.Profile = profileFromLoops(C.Loops, C.Fetch);
+  for (size_t I = 0; I < FrontEnd.size(); ++I) {
+    C.FrontEnd.push_back(FrontEnd[I].Loop);
+    C.FrontEnd.back().Cycles =
+        Timer.fastest(FrontEndIndex[I]) * C.ClockGHz * 1e9 / double(Settings.Iterations);
+  }
+  C.Profile = profileFromLoops(C.Loops, C.Fetch, C.FrontEnd);
   C.Profile.MeasuredOn = C.Host;
   return C;
 #endif
@@ -173,9 +232,14 @@ Json calibrationJson(const Calibration &C, llvm::StringRef CPU) {
                      {"offset", F.Offset},
                      {"crosses", F.Crosses},
                      {"cycles_per_block", std::round(F.Cycles * 100) / 100}});
+  Json FrontEnd = Json::array();
+  for (const LoopCycles &L : C.FrontEnd)
+    FrontEnd.push_back(
+        {{"name", L.Name}, {"code", L.Code}, {"cycles", std::round(L.Cycles * 100) / 100}});
   Out["measurements"] = {{"clock_ghz", std::round(C.ClockGHz * 1000) / 1000},
                          {"loops", Loops},
-                         {"fetch_loops", Fetch}};
+                         {"fetch_loops", Fetch},
+                         {"front_end_loops", FrontEnd}};
   return Out;
 }
 

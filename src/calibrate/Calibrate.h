@@ -59,17 +59,26 @@ struct FetchCycles {
 };
 
 /// Whether the front end takes more than one jump a cycle (the first loop, in its line,
-/// under 0.75 cycles a block: Zen 5, 0.65): not what the engine models, and no fetch
-/// line is written.
+/// under 0.75 cycles a block: Zen 5, 0.65): two blocks a cycle.
 inline bool takesTwoJumpsACycle(const std::vector<FetchCycles> &Fetch) {
   return !Fetch.empty() && Fetch.front().Crosses == 0 && Fetch.front().Cycles < 0.75;
 }
+
+/// The front end's other loops (FetchLoops.h), their cycles an iteration: a loop of N
+/// operations in one 64-byte line, for N from 8 up (LineOpsLoop + N: past the most a
+/// line delivers at once, a loop takes two cycles more), and the same loop of 8 nops, a
+/// compare and its jump twice across a line boundary: the compare in one line and the
+/// jump in the next (SplitJumpLoop), or both past the boundary (WholeJumpLoop).
+inline constexpr const char *LineOpsLoop = "line_ops_";
+inline constexpr const char *SplitJumpLoop = "split_jump";
+inline constexpr const char *WholeJumpLoop = "whole_jump";
 
 struct Calibration {
   std::string Host; ///< "AuthenticAMD family 25 model 17"
   double ClockGHz = 0;
   std::vector<LoopCycles> Loops;
   std::vector<FetchCycles> Fetch;
+  std::vector<LoopCycles> FrontEnd;
   CoreProfile Profile;
 };
 
@@ -85,10 +94,14 @@ struct CalibrateSettings {
 /// cycles) give: renaming where a reload into the stored register and one into another
 /// are both faster than forwarding, the forwarding latency (the slowest reload's path),
 /// an operation on a slot's (its loop's path), the line where crossing it costs half a
-/// cycle, speculative loads where the store behind a chase costs it less than half
-/// of the multiplies' 9 cycles, and the stores a cycle, rounded.
+/// cycle, two blocks a cycle where the front end takes two jumps a cycle, the
+/// operations a line delivers (\p FrontEnd: the last loop before one that takes a
+/// cycle more), the split jump's cost (its loop's cycles over the whole jump's, where
+/// half a cycle or more), speculative loads where the store behind a chase costs it
+/// less than half of the multiplies' 9 cycles, and the stores a cycle, rounded.
 CoreProfile profileFromLoops(const std::vector<LoopCycles> &Loops,
-                             const std::vector<FetchCycles> &Fetch);
+                             const std::vector<FetchCycles> &Fetch,
+                             const std::vector<LoopCycles> &FrontEnd = {});
 
 /// Measures this host; fails on a host that is not x86-64.
 llvm::Expected<Calibration> calibrateHost(const CalibrateSettings &Settings);

@@ -21,4 +21,14 @@ struct FetchLoop {
 /// The front-end loops. Empty on a host that is not x86-64.
 std::vector<FetchLoop> fetchLoops();
 
+/// A loop of the front end's others (Calibrate.h: LineOpsLoop, SplitJumpLoop,
+/// WholeJumpLoop; LoopCycles::Cycles left 0) and its body, an iteration a count.
+struct FrontEndLoop {
+  LoopCycles Loop;
+  LoopBody Body;
+};
+
+/// Those loops. Empty on a host that is not x86-64.
+std::vector<FrontEndLoop> frontEndLoops();
+
 } // namespace mlgo

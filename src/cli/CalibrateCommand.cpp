@@ -75,15 +75,21 @@ int calibrate(CalibrateFlags &F) {
     llvm::outs() << fmt::format("  {:<20} {:>7.2f} cycles a block of lea; lea; jmp at offset {} "
                                 "of its line\n",
                                 B.Name, B.Cycles, B.Offset);
-  llvm::outs() << (C->Profile.FetchLineBytes
-                       ? fmt::format("  the front end fetches a block a cycle, split at "
-                                     "{}-byte lines\n",
-                                     *C->Profile.FetchLineBytes)
-                   : takesTwoJumpsACycle(C->Fetch)
-                       ? std::string("  the front end takes more than one jump a cycle: not "
-                                     "modeled (no fetch line)\n")
-                       : std::string("  the front end keeps up with dispatch (no fetch "
-                                     "line found)\n"));
+  for (const LoopCycles &L : C->FrontEnd)
+    llvm::outs() << fmt::format("  {:<20} {:>7.2f} cycles an iteration of {}\n", L.Name,
+                                L.Cycles, L.Code);
+  const CoreProfile &P = C->Profile;
+  if (!P.FetchLineBytes)
+    llvm::outs() << "  the front end keeps up with dispatch (no fetch line found)\n";
+  else
+    llvm::outs() << fmt::format(
+        "  the front end fetches {} block{} a cycle, split at {}-byte lines{}{}\n",
+        P.FetchBlocksPerCycle.value_or(1), P.FetchBlocksPerCycle.value_or(1) == 1 ? "" : "s",
+        *P.FetchLineBytes,
+        P.LineOps ? fmt::format("; a line delivers {} operations at once", *P.LineOps) : "",
+        P.SplitJumpCycles
+            ? fmt::format("; a jump split from its line costs {} more", *P.SplitJumpCycles)
+            : "");
   if (!F.Output.empty())
     llvm::outs() << fmt::format("  profile written to {} (replay --core-profile {})\n",
                                 F.Output, F.Output);
@@ -100,7 +106,8 @@ CommandHandle addCalibrateCommand(CLI::App &Parent) {
       "(whether a reload of a spilled register waits for the store: memory renaming; how "
       "long it waits; how soon an add to a stack slot has the value stored there; whether "
       "loads wait for older stores' unknown addresses; how many stores issue a cycle; the "
-      "line the front end fetches by) "
+      "line the front end fetches by, its blocks a cycle, the operations a line delivers at "
+      "once and what a jump split across a line costs) "
       "with loops of x86-64 instructions timed by CPU seconds, "
       "and write the core profile that "
       "replay and train read with --core-profile. Run it on an otherwise idle machine; it "

@@ -884,6 +884,88 @@ TEST_CASE("flow: the front end fetches a block a cycle, split where it enters a 
   }
 }
 
+TEST_CASE("flow: Zen 5's front end: two blocks a cycle, a line's operations, split jumps",
+          "[replay][flow]") {
+  for (const char *Name : Cpus) {
+    INFO(Name);
+    cpu(Name); // the targets, registered
+    CoreProfile Lines;
+    Lines.FetchLineBytes = 64;
+    const Code &Zero = kernel("zero"); // done when dispatched: only fetch and dispatch pace it
+    const Code Compare(kernel("compare_branch").begin() + 1, kernel("compare_branch").end());
+    REQUIRE(Compare.size() == 2); // cmp rax, rbx; jne: no chain from one event to the next
+    // N events of Body, each reached by a taken jump (64 bytes apart), its instructions
+    // at Offset in their line with Sizes; Cut: the body's last instruction is an event
+    // of its own, where the one before ended.
+    auto cycles = [&](const CoreProfile &P, const Code &Body, uint64_t Offset,
+                      const std::vector<uint8_t> &Sizes, unsigned N = 40, bool Cut = false) {
+      auto E = requireOk(createEngine(EngineKind::Flow, Triple, Name, false, {}, P));
+      auto Core = E->startCore(1);
+      std::vector<uint64_t> Addresses(N * Body.size());
+      uint64_t Event = 0;
+      for (unsigned K = 0; K < N; ++K) {
+        llvm::MutableArrayRef<uint64_t> At =
+            llvm::MutableArrayRef<uint64_t>(Addresses).slice(K * Body.size(), Body.size());
+        for (size_t I = 0; I < Body.size(); ++I)
+          At[I] = I ? At[I - 1] + Sizes[I - 1] : K * 64 + Offset;
+        size_t First = Cut ? Body.size() - 1 : Body.size();
+        RefilledCode Head{0, Event++, llvm::ArrayRef(Body).take_front(First),
+                          llvm::ArrayRef<uint64_t>(At).take_front(First), {}, {}};
+        Head.Sizes = llvm::ArrayRef(Sizes).take_front(First);
+        requireSuccess(Core->add(Head));
+        if (Cut) {
+          RefilledCode Tail{0, Event++, llvm::ArrayRef(Body).drop_front(First),
+                            llvm::ArrayRef<uint64_t>(At).drop_front(First), {}, {}};
+          Tail.Sizes = llvm::ArrayRef(Sizes).drop_front(First);
+          requireSuccess(Core->add(Tail));
+        }
+      }
+      requireSuccess(Core->finish());
+      return Core->cycles();
+    };
+    const std::vector<uint8_t> Twos(8, 2);
+
+    // Two blocks a cycle: N blocks (one zero idiom each) in (N + 1) / 2 cycles, the
+    // first fetched in cycle 1, where one a cycle takes N.
+    CoreProfile TwoBlocks = Lines;
+    TwoBlocks.FetchBlocksPerCycle = 2;
+    for (unsigned N : {1u, 10u, 101u}) {
+      CHECK(cycles(Lines, Zero, 0, Twos, N) == N + 1);
+      CHECK(cycles(TwoBlocks, Zero, 0, Twos, N) == (N + 1) / 2 + 1);
+    }
+
+    // A line's operations: past LineOps of them, two cycles for each further LineOps
+    // or part; a conditional jump counts with the compare before it.
+    const unsigned N = 40;
+    const Code Three = repeat(Zero, 3), Five = repeat(Zero, 5);
+    CoreProfile TwoOps = Lines;
+    TwoOps.LineOps = 2;
+    CHECK(cycles(TwoOps, repeat(Zero, 2), 0, Twos) == cycles(Lines, repeat(Zero, 2), 0, Twos));
+    CHECK(cycles(TwoOps, Three, 0, Twos) == 3 * N + 1);
+    CHECK(cycles(TwoOps, Five, 0, Twos) == 5 * N + 1);
+    const std::vector<uint8_t> CompareSizes = {2, 3, 2};
+    CHECK(cycles(TwoOps, Zero + Compare, 0, CompareSizes) ==
+          cycles(Lines, Zero + Compare, 0, CompareSizes));
+    CoreProfile OneOp = Lines;
+    OneOp.LineOps = 1;
+    CHECK(cycles(OneOp, Zero + Compare, 0, CompareSizes) ==
+          cycles(Lines, Zero + Compare, 0, CompareSizes) + 2 * N);
+
+    // A split jump: the compare at 61, its jne in the next line (a block more), against
+    // the compare in the next line with its jne (a block more, no split).
+    CoreProfile Split = Lines;
+    Split.SplitJumpCycles = 1;
+    const uint64_t SplitAt = 59, WholeAt = 62; // where the zero idiom before them starts
+    CHECK(cycles(Split, Zero + Compare, WholeAt, CompareSizes) ==
+          cycles(Lines, Zero + Compare, WholeAt, CompareSizes));
+    CHECK(cycles(Split, Zero + Compare, SplitAt, CompareSizes) ==
+          cycles(Lines, Zero + Compare, SplitAt, CompareSizes) + N);
+    // The same where the jump is an event of its own, after the compare's.
+    CHECK(cycles(Split, Zero + Compare, SplitAt, CompareSizes, N, true) ==
+          cycles(Split, Zero + Compare, SplitAt, CompareSizes));
+  }
+}
+
 TEST_CASE("flow: stack slots are followed through the frame registers' changes", "[replay][flow]") {
   for (const char *Name : Cpus) {
     INFO(Name);

@@ -3,14 +3,16 @@
 ///   {"format": "mlgo-ra-core-profile", "version": 1, "mcpu": "znver4",
 ///    "measured_on": "AuthenticAMD family 25 model 17", "renamed_reload_cycles": 0,
 ///    "forwarded_reload_cycles": null, "slot_operation_cycles": null, "fetch_line_bytes": 64,
+///    "line_ops": null, "fetch_blocks_per_cycle": null, "split_jump_cycles": null,
 ///    "speculative_loads": true, "stores_per_cycle": null}
 /// renamed_reload_cycles may be null: the core does not rename stack slots;
-/// forwarded_reload_cycles, slot_operation_cycles and fetch_line_bytes null or absent
-/// (profiles written before them): the engine's forwarding latency, an operation on a
-/// slot stored at its issue, no front end; speculative_loads false or absent: loads wait
-/// for older stores' addresses; stores_per_cycle null or absent: the model's store
-/// throughput. Other
-/// members (calibrate's measurements) are for people and ignored.
+/// forwarded_reload_cycles, slot_operation_cycles and the front end's numbers null or
+/// absent (profiles written before them): the engine's forwarding latency, an operation
+/// on a slot stored at its issue, no front end (fetch_line_bytes), no limit on a line's
+/// operations, a block a cycle, no cost of a split jump; speculative_loads false or
+/// absent: loads wait for older stores' addresses; stores_per_cycle null or absent: the
+/// model's store throughput. Other members (calibrate's measurements) are for people
+/// and ignored.
 #include "replay/engine/CoreProfile.h"
 #include "support/Error.h"
 
@@ -33,6 +35,12 @@ std::string CoreProfile::identity() const {
     Text += " slot-operation " + std::to_string(*SlotOperationCycles);
   if (FetchLineBytes)
     Text += " fetch-line " + std::to_string(*FetchLineBytes);
+  if (LineOps)
+    Text += " line-ops " + std::to_string(*LineOps);
+  if (FetchBlocksPerCycle)
+    Text += " fetch-blocks " + std::to_string(*FetchBlocksPerCycle);
+  if (SplitJumpCycles)
+    Text += " split-jump " + std::to_string(*SplitJumpCycles);
   if (SpeculativeLoads)
     Text += " speculative-loads";
   if (StoresPerCycle)
@@ -43,7 +51,9 @@ std::string CoreProfile::identity() const {
 CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
   // Measured by `mlgo-ra calibrate` (docs/calibrate.md): on Zen 4 and Emerald Rapids a
   // block of code across a 64-byte line takes a cycle more; Zen 5 takes two jumps a
-  // cycle, a front end the engine does not model. On Zen 4 a spill and its reload on a
+  // cycle, delivers 12 operations of a line at once and pays a cycle for a jump split
+  // from its compare across a line (its arena's signs and ranks improved with them,
+  // docs/results/arena.md). On Zen 4 a spill and its reload on a
   // dependence chain cost no cycle (memory renaming), where the scheduling models charge
   // forwarding from the store; Zen 5 renames folded reloads too, and an add to a slot
   // has the stored value at once; Emerald Rapids forwards a reload into another register,
@@ -65,22 +75,23 @@ CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
     std::optional<unsigned> RenamedReloadCycles, ForwardedReloadCycles, SlotOperationCycles,
         FetchLineBytes;
     bool SpeculativeLoads;
-    std::optional<unsigned> StoresPerCycle;
+    std::optional<unsigned> StoresPerCycle, LineOps, FetchBlocksPerCycle, SplitJumpCycles;
   };
   static const BuiltIn Measured[] = {
       // Zen 3
-      {"znver3", "AuthenticAMD family 25 model 1", 0, 7, 0, 64, true, std::nullopt},
+      {"znver3", "AuthenticAMD family 25 model 1", 0, 7, 0, 64, true, std::nullopt, std::nullopt,
+       std::nullopt, std::nullopt},
       // Zen 4
       {"znver4", "AuthenticAMD family 25 model 17", 0, std::nullopt, std::nullopt, 64, true,
-       std::nullopt},
+       std::nullopt, std::nullopt, std::nullopt, std::nullopt},
       // Zen 5
-      {"znver5", "AuthenticAMD family 26 model 2", 0, 0, 0, std::nullopt, true,
-       std::nullopt},
+      {"znver5", "AuthenticAMD family 26 model 2", 0, 0, 0, 64, true, std::nullopt, 12, 2, 1},
       // Xeon, Granite Rapids
-      {"graniterapids", "GenuineIntel family 6 model 167", 0, 0, 0, 64, true, std::nullopt},
+      {"graniterapids", "GenuineIntel family 6 model 167", 0, 0, 0, 64, true, std::nullopt,
+       std::nullopt, std::nullopt, std::nullopt},
       // Xeon
       {"emeraldrapids", "GenuineIntel family 6 model 207", std::nullopt, 5, 0, 64, false,
-       std::nullopt},
+       std::nullopt, std::nullopt, std::nullopt, std::nullopt},
   };
   CoreProfile P;
   for (const BuiltIn &B : Measured)
@@ -93,6 +104,9 @@ CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
       P.FetchLineBytes = B.FetchLineBytes;
       P.SpeculativeLoads = B.SpeculativeLoads;
       P.StoresPerCycle = B.StoresPerCycle;
+      P.LineOps = B.LineOps;
+      P.FetchBlocksPerCycle = B.FetchBlocksPerCycle;
+      P.SplitJumpCycles = B.SplitJumpCycles;
     }
   return P;
 }
@@ -110,6 +124,11 @@ Json coreProfileJson(const CoreProfile &Profile, llvm::StringRef CPU) {
   Out["slot_operation_cycles"] =
       Profile.SlotOperationCycles ? Json(*Profile.SlotOperationCycles) : Json(nullptr);
   Out["fetch_line_bytes"] = Profile.FetchLineBytes ? Json(*Profile.FetchLineBytes) : Json(nullptr);
+  Out["line_ops"] = Profile.LineOps ? Json(*Profile.LineOps) : Json(nullptr);
+  Out["fetch_blocks_per_cycle"] =
+      Profile.FetchBlocksPerCycle ? Json(*Profile.FetchBlocksPerCycle) : Json(nullptr);
+  Out["split_jump_cycles"] =
+      Profile.SplitJumpCycles ? Json(*Profile.SplitJumpCycles) : Json(nullptr);
   Out["speculative_loads"] = Profile.SpeculativeLoads;
   Out["stores_per_cycle"] =
       Profile.StoresPerCycle ? Json(*Profile.StoresPerCycle) : Json(nullptr);
@@ -160,6 +179,27 @@ llvm::Expected<CoreProfile> readCoreProfile(llvm::StringRef Path) {
                               "4096)", *Bytes);
     P.FetchLineBytes = *Bytes;
   }
+  // The front end's other numbers count in its lines: a count from 1 to Most.
+  auto frontEnd = [&](const char *Name, unsigned Most,
+                      std::optional<unsigned> &Out) -> llvm::Error {
+    if (!Value->contains(Name) || Value->at(Name).is_null())
+      return llvm::Error::success();
+    auto Number = getJsonField<unsigned>(*Value, Name, Path);
+    if (!Number)
+      return Number.takeError();
+    if (*Number < 1 || *Number > Most)
+      return inputError(Path, "{} {} is out of range (1 to {})", Name, *Number, Most);
+    if (!P.FetchLineBytes)
+      return inputError(Path, "{} needs fetch_line_bytes: the line it counts in", Name);
+    Out = *Number;
+    return llvm::Error::success();
+  };
+  for (auto [Name, Most, Out] :
+       {std::tuple{"line_ops", 64u, &P.LineOps},
+        std::tuple{"fetch_blocks_per_cycle", 8u, &P.FetchBlocksPerCycle},
+        std::tuple{"split_jump_cycles", 16u, &P.SplitJumpCycles}})
+    if (llvm::Error E = frontEnd(Name, Most, *Out))
+      return E;
   if (Value->contains("speculative_loads") && !Value->at("speculative_loads").is_null()) {
     auto Speculates = getJsonField<bool>(*Value, "speculative_loads", Path);
     if (!Speculates)

@@ -41,6 +41,20 @@ struct CoreProfile {
   /// bytes (64 on Zen 4: a block of two instructions across a line boundary takes two
   /// cycles). None: the front end keeps up with dispatch.
   std::optional<unsigned> FetchLineBytes;
+  /// The front end's operations a cycle from one line of a block: a block that holds
+  /// more in one line takes two cycles more for each further LineOps or part of them
+  /// (Zen 5: 12; a loop of 13 in a line takes 3 cycles, of 25 to 36 5 cycles). A
+  /// conditional jump after the instruction that sets its flags counts with it. None:
+  /// no limit; only with FetchLineBytes.
+  std::optional<unsigned> LineOps;
+  /// The blocks the front end fetches a cycle (Zen 5: 2, two taken jumps a cycle).
+  /// None: one; only with FetchLineBytes.
+  std::optional<unsigned> FetchBlocksPerCycle;
+  /// A jump that does not end in the line where the instruction before it starts (it
+  /// lies across the boundary, or its compare is in the line before) costs the fetch
+  /// this many cycles more (Zen 5: 1, taken or not). None: nothing; only with
+  /// FetchLineBytes.
+  std::optional<unsigned> SplitJumpCycles;
   /// Memory dependence prediction: a load issues before older stores' addresses are
   /// known, as if it read none of them (Zen 4: a pointer chase runs at its load latency
   /// with a store behind it whose address comes 9 cycles after each load). False: every
@@ -55,7 +69,8 @@ struct CoreProfile {
 
   bool empty() const {
     return !RenamedReloadCycles && !ForwardedReloadCycles && !SlotOperationCycles &&
-           !FetchLineBytes && !SpeculativeLoads && !StoresPerCycle;
+           !FetchLineBytes && !LineOps && !FetchBlocksPerCycle && !SplitJumpCycles &&
+           !SpeculativeLoads && !StoresPerCycle;
   }
   /// What a replay cache key needs: the numbers, not where they came from; "" when
   /// empty, so that the keys of replays without a profile stay as they were.

@@ -82,6 +82,9 @@ struct FlowInstruction {
   /// A jump or call, conditional or not, direct or not: a mispredicted transfer of
   /// control resolves when it completes.
   bool Branches = false;
+  /// A conditional jump: the front end takes it with the instruction before it, which
+  /// sets its flags (macro-fusion), as one operation (CoreProfile::LineOps).
+  bool Fuses = false;
 
   StackEffect Stack = StackEffect::None;
   int32_t StackBytes = 0;

@@ -237,6 +237,7 @@ FlowModel::derive(const llvm::MCInst &Inst) const {
     D->MovesRegister = true;
   const llvm::MCInstrDesc &Opcode = Target.instrInfo().get(Inst.getOpcode());
   D->Branches = (Opcode.isBranch() || Opcode.isCall()) && !Opcode.isReturn();
+  D->Fuses = Opcode.isConditionalBranch();
   followFrame(Inst, *D, Reads);
   // The core's store throughput (CoreProfile::StoresPerCycle): a plain store holds
   // each resource no longer than lets that many through a cycle. Zen 4's model holds

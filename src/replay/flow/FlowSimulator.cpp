@@ -39,6 +39,9 @@ FlowSimulator::FlowSimulator(const FlowModel &Model, uint32_t NumFunctions,
       Speculates(Model.profile().SpeculativeLoads),
       Fetches(Model.profile().FetchLineBytes.has_value()),
       FetchLineShift(llvm::countr_zero(Model.profile().FetchLineBytes.value_or(1))),
+      LineOps(Model.profile().LineOps.value_or(0)),
+      FetchBlocksPerCycle(Model.profile().FetchBlocksPerCycle.value_or(1)),
+      SplitJumpCycles(Model.profile().SplitJumpCycles.value_or(0)),
       InFlight(std::make_unique<Retirements>(Model.reorderBuffer(), Model.loadQueue(),
                                              Model.storeQueue())),
       LoadQueueLimit(Model.loadQueue()), StoreQueueLimit(Model.storeQueue()),
@@ -72,8 +75,12 @@ FlowSimulator::describe(const RefilledCode &Code) {
     if (Fetched)
       for (size_t K = 1; K < Code.Instructions.size(); ++K) {
         uint64_t Next = Code.Addresses[K - 1] + Code.Sizes[K - 1];
-        Ops[Found.First + K].FetchBlocks = static_cast<uint8_t>(
+        Op &O = Ops[Found.First + K];
+        O.FetchBlocks = static_cast<uint8_t>(
             blocksStarted(Code, K, Next, lineOf(Next - 1, Code.LineBase)));
+        O.SplitsJump = Code.Addresses[K] == Next &&
+                       splitsJump(O.Branches, Code.Addresses[K - 1],
+                                  Code.Addresses[K] + Code.Sizes[K], Code.LineBase);
       }
     if (Waits && Code.Segment != RefilledCode::NoSegment)
       applyLoadWaits(llvm::MutableArrayRef(Ops).slice(Found.First, Found.Count),
@@ -139,6 +146,7 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
       GroupEnded = false;
     // Fetch restarts there too: the right block is fetched in the cycle it dispatches.
     FetchCycle = std::max(FetchCycle, DispatchCycle - std::min<uint64_t>(DispatchCycle, 1));
+    BlocksThisCycle = 0;
   }
   BranchResolved = 0;
   LastEvent = Code.Event;
@@ -172,6 +180,7 @@ llvm::Error FlowSimulator::add(const RefilledCode &Code) {
   if (Fetched) { // where the next event's fetch goes on from
     FetchNext = Code.Addresses.back() + Code.Sizes.back();
     FetchLine = lineOf(FetchNext - 1, FetchBase);
+    FetchLast = Code.Addresses.back();
   }
   return llvm::Error::success();
 }
@@ -193,6 +202,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::fetch(const RefilledCode &Code,
   // Within an event the blocks are the code's, described with it; only the first
   // instruction's follow from where the fetch before ended.
   uint64_t Blocks = O.FetchBlocks;
+  bool Split = O.SplitsJump;
   if (K == 0) {
     uint64_t Next = FetchNext;
     if (Code.LineBase != FetchBase) { // another function: a taken transfer
@@ -200,11 +210,29 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::fetch(const RefilledCode &Code,
       Next = ~uint64_t(0);
     }
     Blocks = blocksStarted(Code, 0, Next, FetchLine);
+    Split = Code.Addresses[0] == Next &&
+            splitsJump(O.Branches, FetchLast, Code.Addresses[0] + Code.Sizes[0], FetchBase);
   }
-  if (Blocks) {
+  uint64_t Cycles = Blocks;
+  if (FetchBlocksPerCycle > 1) {
+    // Every FetchBlocksPerCycle-th block starts a cycle; the others go on in its cycle.
+    uint64_t Before = BlocksThisCycle + FetchBlocksPerCycle - 1;
+    Cycles = (Before + Blocks) / FetchBlocksPerCycle - Before / FetchBlocksPerCycle;
+    BlocksThisCycle = static_cast<unsigned>((BlocksThisCycle + Blocks) % FetchBlocksPerCycle);
+  }
+  if (LineOps) {
+    // Past the line's first LineOps operations, each further LineOps or part of them
+    // costs the fetch two cycles (Zen 5: what a line's op-cache entries do not hold).
+    LineOpsFetched = (Blocks ? 0 : LineOpsFetched) + !O.Fuses;
+    Cycles += (!O.Fuses && LineOpsFetched > LineOps && (LineOpsFetched - 1) % LineOps == 0)
+                  ? 2
+                  : 0;
+  }
+  Cycles += Split ? SplitJumpCycles : 0;
+  if (Cycles) {
     // After dispatch stalled, the front end has fetched ahead, but only so far.
     uint64_t Ahead = DispatchCycle - std::min(DispatchCycle, FetchLeadCycles);
-    FetchCycle = std::max(FetchCycle + Blocks, Ahead);
+    FetchCycle = std::max(FetchCycle + Cycles, Ahead);
     waitUntil(FetchCycle);
   }
 }

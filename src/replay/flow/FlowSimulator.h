@@ -66,6 +66,11 @@
 ///    (RefilledCode::LineBase: -falign-functions=64 puts it at a line, and an object's
 ///    code then fetches as it will linked); no instruction dispatches before
 ///    its block was fetched, and fetch runs at most FetchLeadCycles ahead of dispatch.
+///    Where the profile names them, FetchBlocksPerCycle blocks are fetched a cycle; a
+///    block's line that holds more than LineOps operations takes two more cycles for
+///    each further LineOps of them or part (a conditional jump counting with the
+///    instruction before it); and a jump that does not end in the line where the
+///    instruction before it starts takes SplitJumpCycles more.
 ///    Refilled code carries each instruction's bytes for it (RefilledCode::Sizes);
 ///  - the store throughput, where a CoreProfile names it (StoresPerCycle): a plain
 ///    store holds each processor resource no longer than lets that many through a
@@ -156,6 +161,12 @@ private:
   /// \p Next, in line \p Line (from Code.LineBase).
   uint64_t blocksStarted(const RefilledCode &Code, size_t K, uint64_t Next,
                          uint64_t Line) const;
+  /// Whether an instruction that ends before \p End, a jump where \p Jumps, splits
+  /// from the instruction before it, which starts at \p Before
+  /// (CoreProfile::SplitJumpCycles).
+  bool splitsJump(bool Jumps, uint64_t Before, uint64_t End, uint64_t Base) const {
+    return Jumps && lineOf(Before, Base) != lineOf(End - 1, Base);
+  }
   /// The front end's line of \p Address, counted from \p Base.
   uint64_t lineOf(uint64_t Address, uint64_t Base) const {
     return (Address - Base) >> FetchLineShift;
@@ -185,6 +196,9 @@ private:
   /// The front end is modeled (CoreProfile::FetchLineBytes): log2 of its line's bytes.
   const bool Fetches;
   const unsigned FetchLineShift;
+  /// CoreProfile::LineOps, FetchBlocksPerCycle and SplitJumpCycles (0, 1 and 0 where
+  /// the profile names none).
+  const unsigned LineOps, FetchBlocksPerCycle, SplitJumpCycles;
   /// The descriptions of the instructions of events timed before, by where the
   /// event's instructions start: Count of them in Ops from First.
   struct Described {
@@ -211,6 +225,11 @@ private:
   // Fetch: the cycle of the block being fetched, its line, the address after the last
   // instruction fetched (another: a taken transfer) and where its lines count from.
   uint64_t FetchCycle = 0, FetchLine = 0, FetchNext = ~uint64_t(0), FetchBase = 0;
+  /// The operations fetched of the block's current line (CoreProfile::LineOps), the
+  /// blocks fetched in the current cycle (CoreProfile::FetchBlocksPerCycle) and where
+  /// the last instruction fetched starts (CoreProfile::SplitJumpCycles).
+  unsigned LineOpsFetched = 0, BlocksThisCycle = 0;
+  uint64_t FetchLast = ~uint64_t(0);
 
   // Dispatch.
   uint64_t DispatchCycle = 0;

@@ -47,7 +47,12 @@ struct FlowSimulator::Op {
   /// Where the front end is modeled, the blocks this instruction starts, after the one
   /// before it in its event (the first: 0, found when fetched).
   uint8_t FetchBlocks = 0;
+  /// Where the front end is modeled, a jump that splits from the instruction before it
+  /// in its event (FlowSimulator::splitsJump; the first: found when fetched).
+  bool SplitsJump = false;
   bool Branches;
+  /// FlowInstruction::Fuses: not an operation of its own to the front end.
+  bool Fuses;
   bool MayLoad, MayStore, BeginGroup, EndGroup;
   /// A load that a bounded load queue holds; a store that a bounded store queue holds.
   bool LoadQueued, StoreQueued;
@@ -84,6 +89,7 @@ struct FlowSimulator::Op {
     MovesRegister = I.MovesRegister;
     TouchesFrame = I.TouchesFrame;
     Branches = I.Branches;
+    Fuses = I.Fuses;
     // Instructions without a scheduler count in one that is never full.
     NumBuffers = static_cast<uint8_t>(std::max<size_t>(1, I.Buffers.size()));
     Buffers[0] = Unbuffered;
