@@ -51,13 +51,14 @@ std::string CoreProfile::identity() const {
 CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
   // Measured by `mlgo-ra calibrate` (docs/calibrate.md): on Zen 4 and Emerald Rapids a
   // block of code across a 64-byte line takes a cycle more; Zen 5 takes two jumps a
-  // cycle, delivers 12 operations of a line at once and pays a cycle for a jump split
-  // from its compare across a line (its arena's signs and ranks improved with them,
-  // docs/results/arena.md). On Zen 4 a spill and its reload on a
-  // dependence chain cost no cycle (memory renaming), where the scheduling models charge
-  // forwarding from the store; Zen 5 renames folded reloads too, and an add to a slot
-  // has the stored value at once; Emerald Rapids forwards a reload into another register,
-  // in about 5 cycles. Zen 4's forwarding latency is left to the engine's rule: its
+  // cycle and delivers 12 operations of a line at once; it pays a cycle for a jump split
+  // from its compare across a line in snappy's hot loop and in loops of their own, but
+  // calibrate's jump loops do not measure that reliably (docs/calibrate.md). With the
+  // three its arena's signs and ranks improved (docs/results/arena.md). On Zen 4 a spill
+  // and its reload on a dependence chain cost no cycle (memory renaming), where the
+  // scheduling models charge forwarding from the store; Zen 5 renames folded reloads
+  // too, and an add to a slot has the stored value at once; Emerald Rapids forwards a
+  // reload into another register, in about 5 cycles. Zen 4's forwarding latency is left to the engine's rule: its
   // profile was set before calibrate measured one, and so is how soon an add to a slot
   // has its value (at once on Emerald Rapids). Zen 4 and Zen 5 issue loads past stores
   // whose addresses are not known; Emerald Rapids was not measured for it. Zen 5 issues
