@@ -74,16 +74,19 @@ std::optional<unsigned> slotOperation(const std::vector<LoopCycles> &Loops) {
   return std::nullopt;
 }
 
+/// The cycles of the loop named \p Name in \p Loops; none where it was not measured.
+std::optional<double> cyclesOf(const std::vector<LoopCycles> &Loops, llvm::StringRef Name) {
+  for (const LoopCycles &L : Loops)
+    if (L.Name == Name)
+      return L.Cycles;
+  return std::nullopt;
+}
+
 /// Whether loads go ahead of older stores' unknown addresses, from \p Loops: the
 /// store behind the chase costs it less than MinWaitCycles. Not measured: no.
 bool speculativeLoads(const std::vector<LoopCycles> &Loops) {
-  std::optional<double> Chase, PastStore;
-  for (const LoopCycles &L : Loops) {
-    if (L.Name == PointerChaseLoop)
-      Chase = L.Cycles;
-    if (L.Name == LoadPastStoreLoop)
-      PastStore = L.Cycles;
-  }
+  std::optional<double> Chase = cyclesOf(Loops, PointerChaseLoop),
+                        PastStore = cyclesOf(Loops, LoadPastStoreLoop);
   return Chase && PastStore && *PastStore - *Chase < MinWaitCycles;
 }
 
@@ -124,13 +127,8 @@ std::optional<unsigned> lineOps(const std::vector<LoopCycles> &FrontEnd) {
 /// A split jump's cycles, from \p FrontEnd: its loop's over the whole jump's, rounded,
 /// where half a cycle or more (Zen 5: 1.98 against 1.12).
 std::optional<unsigned> splitJump(const std::vector<LoopCycles> &FrontEnd) {
-  std::optional<double> Split, Whole;
-  for (const LoopCycles &L : FrontEnd) {
-    if (L.Name == SplitJumpLoop)
-      Split = L.Cycles;
-    if (L.Name == WholeJumpLoop)
-      Whole = L.Cycles;
-  }
+  std::optional<double> Split = cyclesOf(FrontEnd, SplitJumpLoop),
+                        Whole = cyclesOf(FrontEnd, WholeJumpLoop);
   if (!Split || !Whole || *Split - *Whole < MinCrossingCycles)
     return std::nullopt;
   return unsigned(std::lround(*Split - *Whole));
@@ -139,10 +137,10 @@ std::optional<unsigned> splitJump(const std::vector<LoopCycles> &FrontEnd) {
 /// The plain stores a cycle, from \p Loops: the store-throughput loop's stores over its
 /// cycles, rounded (Zen 5: 16 in 8.0 cycles, 2; Zen 4's model: 1).
 std::optional<unsigned> storesPerCycle(const std::vector<LoopCycles> &Loops) {
-  for (const LoopCycles &L : Loops)
-    if (L.Name == StoreThroughputLoop && L.Cycles > 0)
-      return unsigned(std::max(1L, std::lround(StoreThroughputStores / L.Cycles)));
-  return std::nullopt;
+  std::optional<double> Cycles = cyclesOf(Loops, StoreThroughputLoop);
+  if (!Cycles || !(*Cycles > 0))
+    return std::nullopt;
+  return unsigned(std::max(1L, std::lround(StoreThroughputStores / *Cycles)));
 }
 
 } // namespace
