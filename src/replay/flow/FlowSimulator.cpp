@@ -210,7 +210,8 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void FlowSimulator::fetch(const RefilledCode &Code,
       Next = ~uint64_t(0);
     }
     Blocks = blocksStarted(Code, 0, Next, FetchLine);
-    Split = Code.Addresses[0] == Next &&
+    // Only where it costs: this runs for every event's first instruction.
+    Split = SplitJumpCycles && Code.Addresses[0] == Next &&
             splitsJump(O.Branches, FetchLast, Code.Addresses[0] + Code.Sizes[0], FetchBase);
   }
   uint64_t Cycles = Blocks;
