@@ -50,27 +50,27 @@ std::string CoreProfile::identity() const {
 
 CoreProfile builtInCoreProfile(llvm::StringRef CPU) {
   // Measured by `mlgo-ra calibrate` (docs/calibrate.md): on Zen 4 and Emerald Rapids a
-  // block of code across a 64-byte line takes a cycle more; Zen 5 takes two jumps a
-  // cycle and delivers 12 operations of a line at once; it pays a cycle for a jump split
-  // from its compare across a line in snappy's hot loop and in loops of their own, but
+  // block of code across a 64-byte line takes a cycle more; Zen 5 takes two jumps a cycle
+  // and delivers 12 operations of a line at once; it pays a cycle for a jump split from
+  // its compare across a line in snappy's hot loop and in loops of their own, but
   // calibrate's jump loops do not measure that reliably (docs/calibrate.md). With the
   // three its arena's signs and ranks improved (docs/results/arena.md). On Zen 4 a spill
   // and its reload on a dependence chain cost no cycle (memory renaming), where the
-  // scheduling models charge forwarding from the store; Zen 5 renames folded reloads
-  // too, and an add to a slot has the stored value at once; Emerald Rapids forwards a
-  // reload into another register, in about 5 cycles. Zen 4's forwarding latency is left to the engine's rule: its
-  // profile was set before calibrate measured one, and so is how soon an add to a slot
-  // has its value (at once on Emerald Rapids). Zen 4 and Zen 5 issue loads past stores
-  // whose addresses are not known; Emerald Rapids was not measured for it. Zen 5 issues
-  // two plain stores a cycle, where LLVM's model (Zen 4's) lets one through, but its
-  // profile leaves that out: with it the arena's variants ranked worse (Spearman 0.76
-  // against 0.83, docs/results/arena.md) though the slope came closer to 1. Zen 3's is
-  // what calibrate measured there (one run): Zen 4's, with its forwarding of a folded
-  // reload in 7 cycles and an add to a slot at once, and two stores a cycle left out as
-  // for Zen 5; its arena accuracy has not been measured. The Granite Rapids core (KVM
-  // reports it as family 6 model 167, which LLVM names rocketlake) renames every
-  // store-to-load path calibrate runs, through another pointer too, and issues loads past
-  // stores: Zen 5's, but for its 64-byte line.
+  // scheduling models charge forwarding from the store; Zen 5 renames folded reloads too,
+  // and an add to a slot has the stored value at once; Emerald Rapids forwards a reload
+  // into another register, in about 5 cycles. Zen 4's forwarding latency is left to the
+  // engine's rule: its profile was set before calibrate measured one, and so is how soon
+  // an add to a slot has its value (at once on Emerald Rapids). Zen 4 and Zen 5 issue
+  // loads past stores whose addresses are not known; Emerald Rapids was not measured for
+  // it. Zen 5 issues two plain stores a cycle, where LLVM's model (Zen 4's) lets one
+  // through, but its profile leaves that out: with it the arena's variants ranked worse
+  // (Spearman 0.76 against 0.83, docs/results/arena.md) though the slope came closer to
+  // 1. Zen 3's is what calibrate measured there (one run): Zen 4's, with its forwarding
+  // of a folded reload in 7 cycles and an add to a slot at once, and two stores a cycle
+  // left out as for Zen 5; its arena accuracy has not been measured. The Granite Rapids
+  // core (KVM reports it as family 6 model 167, which LLVM names rocketlake) renames
+  // every store-to-load path calibrate runs, through another pointer too, and issues
+  // loads past stores: Zen 5's, but for its 64-byte line.
   struct BuiltIn {
     const char *CPU, *MeasuredOn;
     std::optional<unsigned> RenamedReloadCycles, ForwardedReloadCycles, SlotOperationCycles,
